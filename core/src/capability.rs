@@ -1,0 +1,200 @@
+//! What each agent can express per native event, and the degradation of
+//! decisions it cannot express under the declared policy.
+
+use serde::Serialize;
+
+use crate::error::Error;
+use crate::model::{
+    AskFallback, Decision, DecisionKind as D, Event, Kind, Note, Policy, Provider, Unsupported,
+};
+
+/// What one native event of one agent can express.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Capability {
+    /// Provider.
+    pub provider: Provider,
+    /// Native event name.
+    pub native_name: String,
+    /// Unified kind.
+    pub kind: Kind,
+    /// Whether the event can block or redirect the action at all.
+    pub can_block: bool,
+    /// Decision kinds the agent honours here.
+    pub decisions: Vec<D>,
+    /// Modifiers the agent honours here.
+    pub modifiers: Vec<&'static str>,
+}
+
+impl Capability {
+    /// Builds a capability row.
+    pub fn new(
+        provider: Provider,
+        native: &str,
+        kind: Kind,
+        can_block: bool,
+        decisions: &[D],
+        modifiers: &[&'static str],
+    ) -> Capability {
+        Capability {
+            provider,
+            native_name: native.to_string(),
+            kind,
+            can_block,
+            decisions: decisions.to_vec(),
+            modifiers: modifiers.to_vec(),
+        }
+    }
+
+    /// Whether a decision kind is expressible.
+    pub fn can(&self, what: &str) -> bool {
+        if let Ok(k) = D::parse(what) {
+            if self.decisions.contains(&k) {
+                return true;
+            }
+        }
+        self.modifiers.contains(&what)
+    }
+}
+
+/// Default reason used when `ask` falls back to `deny` without a reason.
+pub const ASK_FALLBACK_REASON: &str =
+    "This action needs human approval, which this agent cannot ask for.";
+
+/// Turns the author's decision into one the agent can express, collecting
+/// notes. `strict` turns every degradation into an error.
+pub fn plan(
+    event: &Event,
+    decision: &Decision,
+    policy: &Policy,
+    cap: &Capability,
+) -> Result<(Decision, Vec<Note>), Error> {
+    decision.validate_for(event.kind)?;
+    let mut notes = Vec::new();
+    let mut d = decision.clone();
+    let strict = policy.unsupported == Unsupported::Strict;
+    let unsupported = |what: &str| Error::UnsupportedDecision {
+        provider: event.provider.id(),
+        event: event.native_name.clone(),
+        what: what.to_string(),
+    };
+
+    // Loop guard across agents: cap consecutive continuations.
+    if d.kind == D::Continue {
+        let count = event.stop.as_ref().and_then(|s| s.loop_count).unwrap_or(0);
+        if count >= u64::from(policy.continuation_cap) {
+            notes.push(Note::new(
+                "continuation_capped",
+                Some("continue"),
+                Some("finish"),
+                format!(
+                    "{count} consecutive continuations reached the cap of {}",
+                    policy.continuation_cap
+                ),
+            ));
+            d.kind = D::Finish;
+            d.instruction = None;
+        }
+    }
+
+    if !cap.decisions.contains(&d.kind) {
+        if strict {
+            return Err(unsupported(d.kind.as_str()));
+        }
+        let from = d.kind;
+        let to = fallback(&d, policy, cap);
+        match to {
+            D::Deny => {
+                if d.reason.as_deref().is_none_or(|r| r.trim().is_empty()) {
+                    d.reason = Some(ASK_FALLBACK_REASON.to_string());
+                }
+            }
+            D::FlagOutput => {
+                if d.reason.is_none() {
+                    d.reason = d.replaced_output.as_ref().map(value_text);
+                }
+            }
+            D::NoDecision | D::Observed | D::Finish | D::AcceptPrompt => {
+                // The reason of a dropped flag is still worth telling the model.
+                if from == D::FlagOutput && cap.modifiers.contains(&"context") {
+                    if let Some(r) = d.reason.clone() {
+                        d.context.push(r);
+                    }
+                }
+            }
+            _ => {}
+        }
+        notes.push(Note::new(
+            "degraded",
+            Some(from.as_str()),
+            Some(to.as_str()),
+            format!(
+                "{} cannot express `{}` on {}",
+                event.provider.display_name(),
+                from.as_str(),
+                event.native_name
+            ),
+        ));
+        d.kind = to;
+        if to != D::ReplaceOutput && from == D::ReplaceOutput && to != D::FlagOutput {
+            d.replaced_output = None;
+        }
+    }
+
+    // Modifiers the agent cannot carry here.
+    let present = d.modifiers_present();
+    for (name, set) in present {
+        if set && !cap.modifiers.contains(&name) {
+            if strict {
+                return Err(unsupported(name));
+            }
+            notes.push(Note::new(
+                "dropped",
+                Some(name),
+                None,
+                format!(
+                    "{} ignores `{name}` on {}",
+                    event.provider.display_name(),
+                    event.native_name
+                ),
+            ));
+            match name {
+                "updated_input" => d.updated_input = None,
+                "context" => d.context.clear(),
+                "system_message" => d.system_message = None,
+                "stop_agent" => d.stop_agent = None,
+                "block_reason" => d.block_reason = None,
+                _ => {}
+            }
+        }
+    }
+    Ok((d, notes))
+}
+
+fn fallback(d: &Decision, policy: &Policy, cap: &Capability) -> D {
+    let has = |k: D| cap.decisions.contains(&k);
+    let neutral = || {
+        [D::NoDecision, D::Observed, D::Finish, D::AcceptPrompt]
+            .into_iter()
+            .find(|k| has(*k))
+            .unwrap_or(D::NoDecision)
+    };
+    match d.kind {
+        D::Ask | D::Defer => match policy.ask_fallback {
+            AskFallback::Deny if has(D::Deny) => D::Deny,
+            _ => neutral(),
+        },
+        D::ReplaceOutput if has(D::FlagOutput) => D::FlagOutput,
+        D::Continue | D::FlagOutput | D::ReplaceOutput | D::Allow | D::Deny | D::BlockPrompt => {
+            neutral()
+        }
+        _ => neutral(),
+    }
+}
+
+/// Text form of a JSON value (strings unquoted).
+pub fn value_text(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}

@@ -1,0 +1,418 @@
+//! Claude Code: the reference dialect.
+//!
+//! Wire facts: `docs/protocols/claude-code.md` (2.1.328). Input is
+//! snake_case with `hook_event_name`; output is one JSON object on stdout
+//! with exit 0 (`hookSpecificOutput` keyed by `hookEventName`). The no-op is
+//! `{}`, except on events whose stdout is read as text.
+
+use serde_json::{Map, Value, json};
+
+use super::DecodeOptions;
+use super::common::{finish, join_context, merge_native};
+use super::fields::Fields;
+use crate::capability::Capability;
+use crate::error::Error;
+use crate::model::{
+    AgentInfo, Canonical, Decision, DecisionKind as D, Event, Kind, McpInfo, Note, Policy,
+    Provider, Response, SessionInfo, StopInfo, ToolCall,
+};
+
+const P: Provider = Provider::ClaudeCode;
+
+/// Every native event of Claude Code 2.1.328, in documentation order.
+pub const EVENTS: &[&str] = &[
+    "SessionStart",
+    "Setup",
+    "InstructionsLoaded",
+    "UserPromptSubmit",
+    "UserPromptExpansion",
+    "MessageDisplay",
+    "PreToolUse",
+    "PermissionRequest",
+    "PermissionDenied",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PostToolBatch",
+    "Notification",
+    "SubagentStart",
+    "SubagentStop",
+    "TaskCreated",
+    "TaskCompleted",
+    "Stop",
+    "StopFailure",
+    "TeammateIdle",
+    "ConfigChange",
+    "CwdChanged",
+    "DirectoryAdded",
+    "FileChanged",
+    "WorktreeCreate",
+    "WorktreeRemove",
+    "PreCompact",
+    "PostCompact",
+    "Elicitation",
+    "ElicitationResult",
+    "SessionEnd",
+    "PreModelSwitch",
+    "PostModelSwitch",
+];
+
+/// The unified kind of a native event name (`other` when unmapped).
+pub fn kind_of(native: &str) -> Kind {
+    match native {
+        "SessionStart" => Kind::SessionStart,
+        "SessionEnd" => Kind::SessionEnd,
+        "UserPromptSubmit" => Kind::PromptSubmitted,
+        "PreToolUse" => Kind::ToolPre,
+        "PostToolUse" => Kind::ToolPost,
+        "PostToolUseFailure" => Kind::ToolError,
+        "PermissionRequest" => Kind::PermissionRequest,
+        "Stop" => Kind::AgentStop,
+        "SubagentStart" => Kind::SubagentStart,
+        "SubagentStop" => Kind::SubagentStop,
+        "PreCompact" => Kind::CompactPre,
+        "PostCompact" => Kind::CompactPost,
+        "Notification" => Kind::Notification,
+        "FileChanged" => Kind::FileEdited,
+        "MessageDisplay" => Kind::ModelResponse,
+        _ => Kind::Other,
+    }
+}
+
+/// Events whose stdout Claude Code reads as text, not JSON: the no-op there
+/// is empty stdout (`{}` would become compaction instructions or a path).
+const TEXT_STDOUT_EVENTS: &[&str] = &["PreCompact", "PostCompact", "WorktreeCreate"];
+
+/// Events that discard `systemMessage` (doc §4.2).
+const NO_SYSTEM_MESSAGE: &[&str] = &[
+    "InstructionsLoaded",
+    "MessageDisplay",
+    "Notification",
+    "ConfigChange",
+    "WorktreeCreate",
+    "WorktreeRemove",
+    "PreCompact",
+    "PostCompact",
+    "SessionEnd",
+    "Elicitation",
+    "ElicitationResult",
+];
+
+/// The capability row of a native event.
+pub fn capability(native: &str) -> Capability {
+    let kind = kind_of(native);
+    let sm: &[&'static str] = if NO_SYSTEM_MESSAGE.contains(&native) {
+        &[]
+    } else {
+        &["system_message"]
+    };
+    let (block, decisions, mods): (bool, &[D], Vec<&'static str>) = match native {
+        "PreToolUse" => (
+            true,
+            &[D::NoDecision, D::Allow, D::Deny, D::Ask, D::Defer],
+            vec![
+                "updated_input",
+                "context",
+                "system_message",
+                "stop_agent",
+                "block_reason",
+            ],
+        ),
+        // `ask` = let the dialog show (the no-op); exit 2 is ignored here.
+        "PermissionRequest" => (
+            true,
+            &[D::NoDecision, D::Allow, D::Deny, D::Ask],
+            vec!["updated_input", "system_message", "stop_agent"],
+        ),
+        "UserPromptSubmit" => (
+            true,
+            &[D::NoDecision, D::AcceptPrompt, D::BlockPrompt],
+            vec!["context", "system_message", "stop_agent", "block_reason"],
+        ),
+        "Stop" | "SubagentStop" => (
+            true,
+            &[D::NoDecision, D::Finish, D::Continue],
+            vec!["system_message"],
+        ),
+        "PostToolUse" => (
+            false,
+            &[D::NoDecision, D::Observed, D::FlagOutput, D::ReplaceOutput],
+            vec!["context", "system_message", "stop_agent"],
+        ),
+        "PostToolUseFailure" => (
+            false,
+            &[D::NoDecision, D::Observed],
+            vec!["context", "system_message", "stop_agent"],
+        ),
+        "SessionStart" | "SubagentStart" => {
+            (false, &[D::NoDecision], vec!["context", "system_message"])
+        }
+        _ => (false, &[D::NoDecision], sm.to_vec()),
+    };
+    Capability::new(P, native, kind, block, decisions, &mods)
+}
+
+/// Decodes a Claude-shaped payload. Also used by dialects that copy it.
+pub fn decode(map: Map<String, Value>, opts: &DecodeOptions) -> Result<Event, Error> {
+    decode_as(P, map, opts)
+}
+
+pub(crate) fn decode_as(
+    provider: Provider,
+    map: Map<String, Value>,
+    opts: &DecodeOptions,
+) -> Result<Event, Error> {
+    let mut f = Fields::new(map);
+    let native = match f.str("hook_event_name")? {
+        Some(n) => n,
+        None => opts.event.clone().ok_or(Error::MissingEvent {
+            provider: provider.id(),
+            field: "hook_event_name",
+        })?,
+    };
+    let kind = kind_of(&native);
+    let mut ev = Event::new(provider, native.clone(), kind);
+    ev.session = SessionInfo {
+        id: f.id("session_id")?.unwrap_or_default(),
+        turn_id: match f.str("turn_id")? {
+            Some(t) => t,
+            None => f.str("prompt_id")?.unwrap_or_default(),
+        },
+        cwd: f.str("cwd")?.unwrap_or_default(),
+        workspace_roots: Vec::new(),
+        transcript_path: f.str("transcript_path")?.unwrap_or_default(),
+        model: f.str("model")?.unwrap_or_default(),
+        permission_mode: f.str("permission_mode")?.unwrap_or_default(),
+        user_email: String::new(),
+    };
+    if let Some(id) = f.id("agent_id")? {
+        ev.agent = Some(AgentInfo {
+            id,
+            r#type: f.str_keep_empty("agent_type")?.unwrap_or_default(),
+        });
+    }
+    if f.has("tool_name") || kind.has_tool() {
+        let name = f.str("tool_name")?.unwrap_or_default();
+        let raw_input = f.take("tool_input");
+        let mut tool = ToolCall::new(provider, &name, raw_input, f.id("tool_use_id")?);
+        if let Some(server) = f
+            .object("mcp_server")?
+            .and_then(|m| m.get("name"))
+            .and_then(Value::as_str)
+        {
+            let m = tool.mcp.get_or_insert_with(McpInfo::default);
+            m.server = server.to_string();
+            tool.canonical = Canonical::Mcp;
+        }
+        if tool.id.is_empty() && !name.is_empty() {
+            tool.synthesize_id(&ev.session.id, &ev.session.turn_id);
+        }
+        if !name.is_empty() {
+            ev.tool = Some(tool);
+        }
+    }
+    ev.duration_ms = f.u64("duration_ms")?;
+    match native.as_str() {
+        "UserPromptSubmit" | "UserPromptExpansion" => ev.prompt = f.str("prompt")?,
+        "PostToolUse" => ev.output = f.take("tool_response"),
+        "PostToolUseFailure" => {
+            ev.failed = true;
+            ev.error = f.str("error")?;
+        }
+        "Stop" | "SubagentStop" => {
+            ev.stop = Some(StopInfo {
+                previously_continued: f.bool("stop_hook_active")?.unwrap_or(false),
+                loop_count: None,
+                final_message: f.str("last_assistant_message")?,
+                usage: Default::default(),
+            });
+        }
+        "StopFailure" => {
+            ev.error = f.str("error")?;
+            ev.message = f.str("last_assistant_message")?;
+        }
+        "SessionStart" | "ConfigChange" | "DirectoryAdded" | "PreModelSwitch"
+        | "PostModelSwitch" => {
+            ev.source = f.str("source")?;
+        }
+        "SessionEnd" | "PermissionDenied" => ev.reason = f.str("reason")?,
+        "PreCompact" => {
+            ev.trigger = f.str("trigger")?;
+            ev.instructions = f.str("custom_instructions")?;
+        }
+        "PostCompact" => {
+            ev.trigger = f.str("trigger")?;
+            ev.message = f.str("compact_summary")?;
+        }
+        "Setup" => ev.trigger = f.str("trigger")?,
+        "Notification" | "Elicitation" => ev.message = f.str("message")?,
+        "MessageDisplay" => ev.message = f.str("delta")?,
+        _ => {}
+    }
+    match native.as_str() {
+        "FileChanged" | "InstructionsLoaded" | "ConfigChange" => ev.path = f.str("file_path")?,
+        "CwdChanged" => ev.path = f.str("new_cwd")?,
+        "DirectoryAdded" => ev.path = f.str("directory")?,
+        "WorktreeRemove" => ev.path = f.str("worktree_path")?,
+        _ => {}
+    }
+    Ok(ev)
+}
+
+/// Encodes a (planned) decision into Claude Code's exact answer.
+pub fn encode(
+    ev: &Event,
+    d: &Decision,
+    _policy: &Policy,
+    notes: &mut Vec<Note>,
+) -> Result<Response, Error> {
+    encode_as(ev, d, notes)
+}
+
+pub(crate) fn encode_as(
+    ev: &Event,
+    d: &Decision,
+    notes: &mut Vec<Note>,
+) -> Result<Response, Error> {
+    let native = ev.native_name.as_str();
+    let mut out = Map::new();
+    let mut hso = Map::new();
+    let mut system_message = d.system_message.clone();
+    match (ev.kind, native) {
+        (Kind::ToolPre, "PreToolUse") | (Kind::ToolPre, _) => {
+            let pd = match d.kind {
+                D::Allow => Some("allow"),
+                D::Deny => Some("deny"),
+                D::Ask => Some("ask"),
+                D::Defer => Some("defer"),
+                _ => None,
+            };
+            if let Some(pd) = pd {
+                hso.insert("permissionDecision".into(), json!(pd));
+            }
+            if let (Some(_), Some(r)) = (pd, d.reason.as_deref()) {
+                hso.insert("permissionDecisionReason".into(), json!(r));
+            }
+            if let Some(u) = &d.updated_input {
+                hso.insert("updatedInput".into(), Value::Object(u.clone()));
+            }
+            if system_message.is_none() && matches!(d.kind, D::Deny | D::Ask) {
+                system_message = d.block_reason.clone();
+            }
+        }
+        (Kind::PermissionRequest, _) => match d.kind {
+            D::Allow => {
+                let mut dec = Map::new();
+                dec.insert("behavior".into(), json!("allow"));
+                if let Some(u) = &d.updated_input {
+                    dec.insert("updatedInput".into(), Value::Object(u.clone()));
+                }
+                hso.insert("decision".into(), Value::Object(dec));
+            }
+            D::Deny => {
+                let mut dec = Map::new();
+                dec.insert("behavior".into(), json!("deny"));
+                if let Some(r) = &d.reason {
+                    dec.insert("message".into(), json!(r));
+                }
+                if d.stop_agent.is_some() {
+                    dec.insert("interrupt".into(), json!(true));
+                }
+                hso.insert("decision".into(), Value::Object(dec));
+            }
+            _ => {
+                if d.updated_input.is_some() {
+                    notes.push(Note::new(
+                        "dropped",
+                        Some("updated_input"),
+                        None,
+                        "PermissionRequest applies updatedInput only with allow",
+                    ));
+                }
+            }
+        },
+        (Kind::PromptSubmitted, _) => {
+            if d.kind == D::BlockPrompt {
+                // The reason is shown to the user (not the model) here.
+                let r = d.block_reason.clone().or_else(|| d.reason.clone());
+                out.insert("decision".into(), json!("block"));
+                out.insert(
+                    "reason".into(),
+                    json!(r.unwrap_or_else(|| "Prompt blocked by hook.".into())),
+                );
+            }
+        }
+        (Kind::AgentStop | Kind::SubagentStop, _) => {
+            if d.kind == D::Continue {
+                let r = d
+                    .instruction
+                    .clone()
+                    .or_else(|| d.reason.clone())
+                    .unwrap_or_default();
+                out.insert("decision".into(), json!("block"));
+                out.insert("reason".into(), json!(r));
+            }
+        }
+        (Kind::ToolPost, _) => match d.kind {
+            D::FlagOutput => {
+                out.insert("decision".into(), json!("block"));
+                out.insert("reason".into(), json!(d.reason.clone().unwrap_or_default()));
+            }
+            D::ReplaceOutput => {
+                let v = d.replaced_output.clone().unwrap_or(Value::Null);
+                let v = reshape_output(ev, v, notes);
+                hso.insert("updatedToolOutput".into(), v);
+            }
+            _ => {}
+        },
+        _ => {}
+    }
+    if let Some(ctx) = join_context(&d.context) {
+        hso.insert("additionalContext".into(), json!(ctx));
+    }
+    if let Some(stop) = &d.stop_agent {
+        out.insert("continue".into(), json!(false));
+        if let Some(r) = &stop.reason {
+            out.insert("stopReason".into(), json!(r));
+        }
+    }
+    if let Some(sm) = system_message {
+        out.insert("systemMessage".into(), json!(sm));
+    }
+    if !hso.is_empty() {
+        let mut h = Map::new();
+        h.insert("hookEventName".into(), json!(native));
+        h.extend(hso);
+        out.insert("hookSpecificOutput".into(), Value::Object(h));
+    }
+    if let Some(n) = &d.native {
+        merge_native(&mut out, n);
+        if let Some(Value::Object(h)) = out.get_mut("hookSpecificOutput") {
+            h.entry("hookEventName").or_insert_with(|| json!(native));
+        }
+    }
+    if out.is_empty() && !TEXT_STDOUT_EVENTS.contains(&native) {
+        return Ok(Response {
+            stdout: "{}".into(),
+            ..Response::default()
+        });
+    }
+    Ok(finish(out))
+}
+
+/// Claude ignores a plain-string `updatedToolOutput` for Bash (quirk 22):
+/// wrap text in Bash's own output shape.
+fn reshape_output(ev: &Event, v: Value, notes: &mut Vec<Note>) -> Value {
+    let is_bash = ev.tool.as_ref().is_some_and(|t| t.name == "Bash");
+    match v {
+        Value::String(s) if is_bash => {
+            notes.push(Note::new(
+                "reshaped",
+                Some("string"),
+                Some("bash_output"),
+                "Claude Code ignores a plain string updatedToolOutput for Bash",
+            ));
+            json!({"stdout": s, "stderr": "", "interrupted": false, "isImage": false})
+        }
+        other => other,
+    }
+}

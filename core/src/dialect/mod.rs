@@ -1,0 +1,176 @@
+//! One module per agent: decode, encode, capabilities. This module holds
+//! the entry points that dispatch on the provider.
+
+pub mod claude;
+pub mod codex;
+mod common;
+pub(crate) mod fields;
+
+use crate::capability::{self, Capability};
+use crate::error::Error;
+use crate::model::{Decision, Detection, Event, Fail, Kind, Note, Policy, Provider, Response};
+
+pub use common::{DEFAULT_MAX_BYTES, parse_object};
+
+/// Options for [`decode`].
+#[derive(Debug, Clone)]
+pub struct DecodeOptions {
+    /// Variant (`cli`, `ide`, ...), when known.
+    pub variant: Option<String>,
+    /// Native event name, for payloads that do not carry one.
+    pub event: Option<String>,
+    /// How the provider was identified.
+    pub detection: Detection,
+    /// Maximum payload size in bytes.
+    pub max_bytes: usize,
+}
+
+impl Default for DecodeOptions {
+    fn default() -> Self {
+        DecodeOptions {
+            variant: None,
+            event: None,
+            detection: Detection::Config,
+            max_bytes: DEFAULT_MAX_BYTES,
+        }
+    }
+}
+
+/// Decodes one payload of `provider` into a unified event; `raw` keeps the bytes.
+pub fn decode(provider: Provider, payload: &[u8], opts: &DecodeOptions) -> Result<Event, Error> {
+    let map = parse_object(payload, opts.max_bytes)?;
+    let mut ev = match provider {
+        Provider::ClaudeCode => claude::decode(map, opts)?,
+        Provider::Codex => codex::decode(map, opts)?,
+        other => {
+            return Err(Error::InvalidArgument {
+                message: format!("the {} dialect is not implemented yet", other.id()),
+            });
+        }
+    };
+    ev.detection = Some(opts.detection);
+    if let Some(v) = &opts.variant {
+        if ev.variant.is_empty() {
+            ev.variant = v.clone();
+        }
+    }
+    ev.raw = payload.to_vec();
+    Ok(ev)
+}
+
+/// The capability row for a provider's native event.
+pub fn capability(provider: Provider, native: &str) -> Capability {
+    match provider {
+        Provider::ClaudeCode => claude::capability(native),
+        Provider::Codex => codex::capability(native),
+        other => Capability::new(
+            other,
+            native,
+            Kind::Other,
+            false,
+            &[crate::model::DecisionKind::NoDecision],
+            &[],
+        ),
+    }
+}
+
+/// The native events a provider documents, in documentation order.
+pub fn native_events(provider: Provider) -> &'static [&'static str] {
+    match provider {
+        Provider::ClaudeCode => claude::EVENTS,
+        Provider::Codex => codex::EVENTS,
+        _ => &[],
+    }
+}
+
+/// Encodes a decision for the event's agent, degrading per policy.
+pub fn respond(event: &Event, decision: &Decision, policy: &Policy) -> Result<Response, Error> {
+    let cap = capability(event.provider, &event.native_name);
+    let (d, mut notes) = capability::plan(event, decision, policy, &cap)?;
+    let mut resp = match event.provider {
+        Provider::ClaudeCode => claude::encode(event, &d, policy, &mut notes)?,
+        Provider::Codex => codex::encode(event, &d, policy, &mut notes)?,
+        other => {
+            return Err(Error::InvalidArgument {
+                message: format!("the {} dialect is not implemented yet", other.id()),
+            });
+        }
+    };
+    resp.notes = notes;
+    Ok(resp)
+}
+
+/// The agent's answer when the hook failed (bad input, handler error,
+/// panic, timeout), per the fail policy, enforced with the agent's real
+/// blocking mechanism where the event can block. `event` is `None` when the
+/// payload could not be decoded.
+pub fn fail_response(
+    provider: Provider,
+    event: Option<&Event>,
+    error: &Error,
+    policy: &Policy,
+) -> Response {
+    let diag = format!("agenthooks: {}: {}", error.code(), error);
+    match (policy.fail, event) {
+        (Fail::Open, ev) => {
+            let mut r = match ev {
+                Some(e) => {
+                    respond(e, &Decision::no_decision(), &Policy::default()).unwrap_or_default()
+                }
+                None => Response::empty(),
+            };
+            r.stderr = format!("{diag} (fail-open: no decision)\n");
+            r.notes = vec![Note::new(
+                "fail_open",
+                Some(error.code().as_str()),
+                Some("no_decision"),
+                "",
+            )];
+            r
+        }
+        (Fail::Closed, None) => {
+            // The event is unknown: exit 2 with stderr is the one answer both
+            // Claude Code and Codex read as "block" on every gating event.
+            let mut r = common::exit2_block(provider, &diag);
+            r.notes = vec![Note::new(
+                "fail_closed",
+                Some(error.code().as_str()),
+                Some("exit_2"),
+                "",
+            )];
+            r
+        }
+        (Fail::Closed, Some(e)) => {
+            let reason = format!(
+                "Blocked because the hook failed ({}); policy is fail-closed.",
+                error.code()
+            );
+            let d = match e.kind {
+                Kind::ToolPre | Kind::PermissionRequest => Some(Decision::deny(reason)),
+                Kind::PromptSubmitted => Some(Decision::block_prompt(reason)),
+                _ => None,
+            };
+            let strict_free = Policy {
+                unsupported: crate::model::Unsupported::Degrade,
+                ..policy.clone()
+            };
+            let (mut r, to) = match d.and_then(|d| respond(e, &d, &strict_free).ok()) {
+                Some(r) => (r, "block"),
+                None => (
+                    respond(e, &Decision::no_decision(), &Policy::default()).unwrap_or_default(),
+                    "logged_only",
+                ),
+            };
+            r.stderr = format!("{diag} (fail-closed: {to})\n");
+            let mut notes = vec![Note::new(
+                "fail_closed",
+                Some(error.code().as_str()),
+                Some(to),
+                "",
+            )];
+            notes.append(&mut r.notes);
+            r.notes = notes;
+            r
+        }
+    }
+}

@@ -1,0 +1,254 @@
+//! The unified event and its parts (the canonical JSON).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::{Kind, Provider, ToolCall, is_empty_value};
+
+/// How agenthooks learned which agent called.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Detection {
+    /// Named by configuration (`--provider`).
+    Config,
+    /// Inferred from environment variables.
+    Env,
+    /// Inferred from the payload's shape.
+    Shape,
+}
+
+/// Session-level facts.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SessionInfo {
+    /// Session id.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub id: String,
+    /// Turn / prompt / generation id.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub turn_id: String,
+    /// Working directory.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub cwd: String,
+    /// Workspace roots.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub workspace_roots: Vec<String>,
+    /// Transcript file.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub transcript_path: String,
+    /// Model slug.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub model: String,
+    /// Permission mode.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub permission_mode: String,
+    /// User e-mail.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub user_email: String,
+}
+
+impl SessionInfo {
+    /// True when no field is set.
+    pub fn is_empty(&self) -> bool {
+        self == &SessionInfo::default()
+    }
+}
+
+/// The subagent an event comes from.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AgentInfo {
+    /// Subagent instance id.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub id: String,
+    /// Subagent type (may be empty, e.g. Claude's compaction agent).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub r#type: String,
+}
+
+/// Token and cost usage reported with a stop.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Usage {
+    /// Input tokens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_tokens: Option<u64>,
+    /// Output tokens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_tokens: Option<u64>,
+    /// Cache-read tokens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_read_tokens: Option<u64>,
+    /// Cache-write tokens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_write_tokens: Option<u64>,
+    /// Cost.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<f64>,
+    /// Agent loop count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loop_count: Option<u64>,
+    /// Status.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+}
+
+impl Usage {
+    /// True when no field is set.
+    pub fn is_empty(&self) -> bool {
+        self == &Usage::default()
+    }
+}
+
+/// Stop-event facts and the loop guard.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct StopInfo {
+    /// The agent is already continuing because a stop hook said so
+    /// (Claude/Codex `stop_hook_active`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub previously_continued: bool,
+    /// Consecutive continuations so far (reported by the agent, or counted
+    /// by agenthooks' runtime where the agent reports only a flag).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loop_count: Option<u64>,
+    /// The agent's last message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_message: Option<String>,
+    /// Usage.
+    #[serde(default, skip_serializing_if = "Usage::is_empty")]
+    pub usage: Usage,
+}
+
+impl StopInfo {
+    /// True when no field is set.
+    pub fn is_empty(&self) -> bool {
+        self == &StopInfo::default()
+    }
+}
+
+/// One hook event, decoded from any agent. `raw` keeps the payload bytes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    /// Which agent sent it.
+    pub provider: Provider,
+    /// Variant (`""`, `cli`, `ide`, `cloud`, ...).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub variant: String,
+    /// Native event name, verbatim.
+    pub native_name: String,
+    /// Unified kind.
+    pub kind: Kind,
+    /// How the agent was identified.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detection: Option<Detection>,
+    /// Session facts.
+    #[serde(default, skip_serializing_if = "SessionInfo::is_empty")]
+    pub session: SessionInfo,
+    /// Present only inside a subagent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<AgentInfo>,
+    /// The tool call of tool and permission events.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<ToolCall>,
+    /// The submitted prompt.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<String>,
+    /// Tool output as JSON.
+    #[serde(default, skip_serializing_if = "is_empty_value")]
+    pub output: Value,
+    /// The tool failed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub failed: bool,
+    /// Error text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// Tool duration.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration_ms: Option<u64>,
+    /// Stop facts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop: Option<StopInfo>,
+    /// Source (session start source, config source...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// Reason (session end reason, denial reason...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Trigger (compaction `manual`/`auto`, setup trigger...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trigger: Option<String>,
+    /// Instructions (compaction custom instructions...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instructions: Option<String>,
+    /// Message (notification text...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// Path (changed file...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// True only for events the agent never sent.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub backfilled: bool,
+    /// The verbatim payload bytes (valid UTF-8 JSON).
+    #[serde(skip)]
+    pub raw: Vec<u8>,
+}
+
+impl Event {
+    /// A blank event of a kind, for tests and builders.
+    pub fn new(provider: Provider, native_name: impl Into<String>, kind: Kind) -> Event {
+        Event {
+            provider,
+            variant: String::new(),
+            native_name: native_name.into(),
+            kind,
+            detection: None,
+            session: SessionInfo::default(),
+            agent: None,
+            tool: None,
+            prompt: None,
+            output: Value::Null,
+            failed: false,
+            error: None,
+            duration_ms: None,
+            stop: None,
+            source: None,
+            reason: None,
+            trigger: None,
+            instructions: None,
+            message: None,
+            path: None,
+            backfilled: false,
+            raw: b"{}".to_vec(),
+        }
+    }
+
+    /// The verbatim payload as text.
+    pub fn raw_str(&self) -> &str {
+        std::str::from_utf8(&self.raw).unwrap_or("{}")
+    }
+
+    /// The payload parsed (parsed on each call; keep the result).
+    pub fn raw_json(&self) -> Value {
+        serde_json::from_slice(&self.raw).unwrap_or(Value::Null)
+    }
+
+    /// Whether the event comes from inside a subagent.
+    pub fn is_subagent(&self) -> bool {
+        self.agent.is_some() || matches!(self.kind, Kind::SubagentStart | Kind::SubagentStop)
+    }
+
+    /// The canonical JSON (with `raw` spliced in verbatim, not re-serialized).
+    pub fn to_json(&self) -> String {
+        let mut s = serde_json::to_string(self).unwrap_or_else(|_| "{}".into());
+        // `s` always ends with `}` and has at least provider/kind keys.
+        s.pop();
+        s.reserve(self.raw.len() + 8);
+        s.push_str(",\"raw\":");
+        s.push_str(self.raw_str().trim());
+        s.push('}');
+        s
+    }
+
+    /// The canonical JSON without `raw`, as a value (what fixtures compare).
+    pub fn to_value_without_raw(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+}
