@@ -28,3 +28,11 @@ pub use dialect::{
 };
 pub use error::{Error, ErrorCode, Result};
 pub use model::*;
+pub mod merge;
+pub mod router;
+pub mod runtime;
+pub use router::{
+    Handler, Matcher, PermissionRequestEvent, PromptEvent, Router, StopEvent, ToolErrorEvent,
+    ToolPostEvent, ToolPreEvent, all, any, handler, when,
+};
+pub use runtime::main;

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use agenthooks::{DecodeOptions, Decision, Error, Policy, Provider};
+use agenthooks::{Decision, DecodeOptions, Error, Policy, Provider};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -146,7 +146,12 @@ fn payload_bytes(c: &Case) -> Vec<u8> {
         c.payload_b64.is_some(),
         c.payload_gen.is_some(),
     ];
-    assert_eq!(given.iter().filter(|b| **b).count(), 1, "{}: exactly one payload form", c.name);
+    assert_eq!(
+        given.iter().filter(|b| **b).count(),
+        1,
+        "{}: exactly one payload form",
+        c.name
+    );
     if let Some(p) = &c.payload {
         return serde_json::to_vec(p).unwrap();
     }
@@ -176,7 +181,10 @@ fn payload_bytes(c: &Case) -> Vec<u8> {
         "big_field" => {
             let n = g.bytes.expect("big_field needs bytes");
             let mut base = g.base.clone().expect("big_field needs base");
-            base.insert(g.field.clone().expect("big_field needs field"), Value::String("x".repeat(n)));
+            base.insert(
+                g.field.clone().expect("big_field needs field"),
+                Value::String("x".repeat(n)),
+            );
             serde_json::to_vec(&Value::Object(base)).unwrap()
         }
         other => panic!("{}: unknown payload_gen kind {other}", c.name),
@@ -203,8 +211,12 @@ fn check_wire(name: &str, i: usize, r: &agenthooks::Response, w: &Wire) {
     );
     match (&w.stdout_json, &w.stdout) {
         (Some(j), None) => {
-            let got: Value = serde_json::from_str(&r.stdout)
-                .unwrap_or_else(|e| panic!("{name}: response {i}: stdout is not JSON ({e}): {:?}", r.stdout));
+            let got: Value = serde_json::from_str(&r.stdout).unwrap_or_else(|e| {
+                panic!(
+                    "{name}: response {i}: stdout is not JSON ({e}): {:?}",
+                    r.stdout
+                )
+            });
             assert_eq!(&got, j, "{name}: response {i}: stdout JSON");
         }
         (None, Some(s)) => assert_eq!(&r.stdout, s, "{name}: response {i}: stdout"),
@@ -248,14 +260,23 @@ fn run_case(c: &Case) {
             let raw_parsed: Value = serde_json::from_slice(&bytes).unwrap();
             assert_eq!(full["raw"], raw_parsed, "{}: to_json raw", c.name);
         }
-        (None, Some(code), Err(e)) => assert_eq!(e.code().as_str(), code.code, "{}: error code ({e})", c.name),
-        (Some(_), None, Err(e)) => panic!("{}: expected an event, got error {} ({e})", c.name, e.code()),
-        (None, Some(code), Ok(_)) => panic!("{}: expected error {}, decoded fine", c.name, code.code),
+        (None, Some(code), Err(e)) => {
+            assert_eq!(e.code().as_str(), code.code, "{}: error code ({e})", c.name)
+        }
+        (Some(_), None, Err(e)) => panic!(
+            "{}: expected an event, got error {} ({e})",
+            c.name,
+            e.code()
+        ),
+        (None, Some(code), Ok(_)) => {
+            panic!("{}: expected error {}, decoded fine", c.name, code.code)
+        }
         _ => panic!("{}: expect needs exactly one of event / error", c.name),
     }
     for (i, rc) in c.responses.iter().enumerate() {
         let policy: Policy = match &rc.policy {
-            Some(p) => Policy::from_json(&p.to_string()).unwrap_or_else(|e| panic!("{}: response {i}: policy: {e}", c.name)),
+            Some(p) => Policy::from_json(&p.to_string())
+                .unwrap_or_else(|e| panic!("{}: response {i}: policy: {e}", c.name)),
             None => Policy::default(),
         };
         let resp = match &decoded {
@@ -263,7 +284,11 @@ fn run_case(c: &Case) {
                 let Ok(p) = provider.as_ref() else {
                     panic!("{}: responses need a known provider", c.name);
                 };
-                assert!(rc.error.is_none(), "{}: response {i}: `error` is implied on error cases", c.name);
+                assert!(
+                    rc.error.is_none(),
+                    "{}: response {i}: `error` is implied on error cases",
+                    c.name
+                );
                 agenthooks::fail_response(*p, None, err, &policy)
             }
             Ok(ev) => {
@@ -275,11 +300,23 @@ fn run_case(c: &Case) {
                 match (result, &rc.error) {
                     (Ok(r), None) => r,
                     (Err(e), Some(want)) => {
-                        assert_eq!(e.code().as_str(), want.code, "{}: response {i}: error code", c.name);
+                        assert_eq!(
+                            e.code().as_str(),
+                            want.code,
+                            "{}: response {i}: error code",
+                            c.name
+                        );
                         agenthooks::fail_response(ev.provider, Some(ev), &e, &policy)
                     }
-                    (Ok(r), Some(want)) => panic!("{}: response {i}: expected error {}, got {:?}", c.name, want.code, r),
-                    (Err(e), None) => panic!("{}: response {i}: unexpected error {} ({e})", c.name, e.code()),
+                    (Ok(r), Some(want)) => panic!(
+                        "{}: response {i}: expected error {}, got {:?}",
+                        c.name, want.code, r
+                    ),
+                    (Err(e), None) => panic!(
+                        "{}: response {i}: unexpected error {} ({e})",
+                        c.name,
+                        e.code()
+                    ),
                 }
             }
         };
@@ -315,7 +352,8 @@ fn provider_fixtures() {
         files.sort();
         for f in files {
             let text = std::fs::read_to_string(&f).unwrap();
-            let c: Case = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+            let c: Case =
+                serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
             let rel = format!(
                 "{}/{}",
                 dir.file_name().unwrap().to_string_lossy(),
@@ -323,7 +361,11 @@ fn provider_fixtures() {
             );
             assert_eq!(c.name, rel, "fixture name must equal its path");
             assert!(!c.description.trim().is_empty(), "{}: description", c.name);
-            assert!(names.insert(c.name.clone()), "duplicate fixture name {}", c.name);
+            assert!(
+                names.insert(c.name.clone()),
+                "duplicate fixture name {}",
+                c.name
+            );
             // argv/env drive detection; the runtime tests read them.
             let _ = (&c.argv, &c.env);
             if let Some(f) = &filter {

@@ -60,6 +60,7 @@ impl Fields {
     }
 
     /// An array of strings (non-strings are a `wrong_type`).
+    #[allow(dead_code)] // used by the dialects with workspace roots
     pub(crate) fn strings(&self, key: &str) -> Result<Vec<String>, Error> {
         match self.map.get(key) {
             None | Some(Value::Null) => Ok(Vec::new()),

@@ -1,0 +1,53 @@
+# agenthooks — two commands for a newcomer: `make demo` and `make test`.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+CARGO ?= cargo
+PYTHON ?= $(shell python3 -c 'import sys; print(sys.executable)' 2>/dev/null || echo python3)
+export CARGO_TERM_COLOR ?= never
+
+.PHONY: demo test tier1 tier2 fmt-check clippy build unit fixtures bench-build fuzz-replay bench fuzz e2e clean
+
+## demo: build the example guard and answer a real-shaped payload of every supported event
+demo:
+	$(CARGO) build -q -p guard -p agenthooks-cli
+	$(PYTHON) examples/demo.py target/debug/guard
+
+## test: tier 1 (fmt, clippy, build, unit + fixture suites) then tier 2 (real agents)
+test: tier1 tier2
+	@echo "make test: all tiers done (see SKIPPED lines above, if any)"
+
+tier1: fmt-check clippy build unit bench-build fuzz-replay
+	@echo "== tier 1 passed"
+
+fmt-check:
+	$(CARGO) fmt --all -- --check
+
+clippy:
+	$(CARGO) clippy -q -p agenthooks -p agenthooks-cli -p guard --all-targets -- -D warnings
+
+build:
+	$(CARGO) build -q -p agenthooks -p agenthooks-cli -p guard
+
+unit:
+	$(CARGO) test -q -p agenthooks -p agenthooks-cli -p guard
+
+bench-build:
+	$(CARGO) bench -q -p agenthooks --no-run
+
+fuzz-replay:
+	$(CARGO) test -q -p agenthooks --test fuzz_corpus
+
+## tier 2: real Claude Code and Codex in a loopback-only network namespace
+tier2 e2e: build
+	tests/e2e/smoke
+
+## bench: criterion benchmarks (numbers go to docs/benchmarks.md)
+bench:
+	$(CARGO) bench -p agenthooks
+
+## fuzz: cargo-fuzz each dialect decoder (needs nightly-free cargo-fuzz build; see core/fuzz/README.md)
+fuzz:
+	$(MAKE) -C core/fuzz run
+
+clean:
+	$(CARGO) clean

@@ -1,0 +1,332 @@
+//! The `agenthooks` command: argument parsing only; the core does the work.
+
+use std::io::{Read, Write};
+use std::process::{Command, ExitCode, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use agenthooks::runtime::{StdoutGuard, read_limited};
+use agenthooks::{Decision, DecodeOptions, Error, Event, Policy, Provider, Response};
+use clap::{Args, Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "agenthooks",
+    version,
+    about = "Write a coding-agent hook once, run it on every agent."
+)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Args, Clone)]
+struct Common {
+    /// Agent id or alias (claude-code, codex, ...).
+    #[arg(long, alias = "agent", alias = "dialect")]
+    provider: String,
+    /// Variant (cli, ide, cloud, ...).
+    #[arg(long)]
+    variant: Option<String>,
+    /// Native event name, for payloads that do not carry one.
+    #[arg(long)]
+    event: Option<String>,
+    /// Maximum payload size in bytes.
+    #[arg(long, default_value_t = agenthooks::dialect::DEFAULT_MAX_BYTES)]
+    max_bytes: usize,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Payload on stdin -> canonical event JSON on stdout.
+    Decode(Common),
+    /// Payload on stdin + a decision -> exactly the agent's stdout/stderr/exit code.
+    Respond {
+        #[command(flatten)]
+        common: Common,
+        /// Decision JSON, e.g. '{"kind":"deny","reason":"no"}'.
+        #[arg(long)]
+        decision: String,
+        /// Policy JSON (partial; defaults fill the rest).
+        #[arg(long)]
+        policy: Option<String>,
+        /// Print the response (stdout, stderr, exit_code, notes) as JSON instead of acting it out.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Universal adapter: runs CMD with the canonical event JSON on stdin and
+    /// reads a decision JSON from its stdout.
+    Exec {
+        #[command(flatten)]
+        common: Common,
+        /// Policy JSON (partial).
+        #[arg(long)]
+        policy: Option<String>,
+        /// Seconds the agent gives the hook (CMD gets 90% of it).
+        #[arg(long)]
+        timeout: Option<f64>,
+        /// Fail posture override: open or closed.
+        #[arg(long)]
+        fail: Option<String>,
+        /// The command and its arguments.
+        #[arg(last = true, required = true)]
+        command: Vec<String>,
+    },
+    /// What each agent can express, per native event (JSON).
+    Capabilities {
+        /// Only this agent.
+        #[arg(long, alias = "agent")]
+        provider: Option<String>,
+        /// Only this native event.
+        #[arg(long)]
+        event: Option<String>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.cmd {
+        Cmd::Decode(c) => decode_cmd(&c),
+        Cmd::Respond {
+            common,
+            decision,
+            policy,
+            json,
+        } => respond_cmd(&common, &decision, policy.as_deref(), json),
+        Cmd::Exec {
+            common,
+            policy,
+            timeout,
+            fail,
+            command,
+        } => exec_cmd(
+            &common,
+            policy.as_deref(),
+            timeout,
+            fail.as_deref(),
+            &command,
+        ),
+        Cmd::Capabilities { provider, event } => {
+            capabilities_cmd(provider.as_deref(), event.as_deref())
+        }
+    }
+}
+
+fn fatal(e: &Error) -> ExitCode {
+    eprintln!("agenthooks: {}: {e}", e.code());
+    ExitCode::from(1)
+}
+
+fn opts(c: &Common) -> DecodeOptions {
+    DecodeOptions {
+        variant: c.variant.clone(),
+        event: c.event.clone(),
+        max_bytes: c.max_bytes,
+        ..DecodeOptions::default()
+    }
+}
+
+fn read_event(c: &Common, provider: Provider) -> Result<Event, Error> {
+    let bytes = read_limited(std::io::stdin().lock(), c.max_bytes)?;
+    agenthooks::decode(provider, &bytes, &opts(c))
+}
+
+fn decode_cmd(c: &Common) -> ExitCode {
+    let provider = match Provider::parse(&c.provider) {
+        Ok(p) => p,
+        Err(e) => return fatal(&e),
+    };
+    match read_event(c, provider) {
+        Ok(ev) => {
+            let mut out = std::io::stdout().lock();
+            let _ = out.write_all(ev.to_json().as_bytes());
+            let _ = out.write_all(b"\n");
+            ExitCode::SUCCESS
+        }
+        Err(e) => fatal(&e),
+    }
+}
+
+fn emit(resp: &Response, as_json: bool) -> ExitCode {
+    if as_json {
+        println!("{}", resp.to_json());
+        return ExitCode::SUCCESS;
+    }
+    let _ = std::io::stderr().write_all(resp.stderr.as_bytes());
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(resp.stdout.as_bytes());
+    let _ = out.flush();
+    ExitCode::from(resp.exit_code.clamp(0, 255) as u8)
+}
+
+fn respond_cmd(c: &Common, decision: &str, policy: Option<&str>, as_json: bool) -> ExitCode {
+    let provider = match Provider::parse(&c.provider) {
+        Ok(p) => p,
+        Err(e) => return fatal(&e),
+    };
+    let policy = match policy.map(Policy::from_json).transpose() {
+        Ok(p) => p.unwrap_or_default(),
+        Err(e) => return fatal(&e),
+    };
+    let ev = match read_event(c, provider) {
+        Ok(ev) => ev,
+        Err(e) => {
+            return emit(
+                &agenthooks::fail_response(provider, None, &e, &policy),
+                as_json,
+            );
+        }
+    };
+    let resp = Decision::from_json(decision)
+        .and_then(|d| agenthooks::respond(&ev, &d, &policy))
+        .unwrap_or_else(|e| agenthooks::fail_response(provider, Some(&ev), &e, &policy));
+    emit(&resp, as_json)
+}
+
+fn exec_cmd(
+    c: &Common,
+    policy: Option<&str>,
+    timeout: Option<f64>,
+    fail: Option<&str>,
+    command: &[String],
+) -> ExitCode {
+    let provider = match Provider::parse(&c.provider) {
+        Ok(p) => p,
+        Err(e) => return fatal(&e),
+    };
+    let mut policy = match policy.map(Policy::from_json).transpose() {
+        Ok(p) => p.unwrap_or_default(),
+        Err(e) => return fatal(&e),
+    };
+    match fail {
+        None => {}
+        Some("open") => policy.fail = agenthooks::Fail::Open,
+        Some("closed") => policy.fail = agenthooks::Fail::Closed,
+        Some(other) => {
+            return fatal(&Error::InvalidArgument {
+                message: format!("--fail: `{other}` (expected open or closed)"),
+            });
+        }
+    }
+    let guard = StdoutGuard::divert();
+    let ev = match read_event(c, provider) {
+        Ok(ev) => Arc::new(ev),
+        Err(e) => {
+            return emit_guarded(
+                &guard,
+                &agenthooks::fail_response(provider, None, &e, &policy),
+            );
+        }
+    };
+    let deadline = Duration::from_millis(policy.deadline_ms(timeout));
+    let resp = run_child(command, &ev, deadline)
+        .and_then(|d| agenthooks::respond(&ev, &d, &policy))
+        .unwrap_or_else(|e| agenthooks::fail_response(provider, Some(&ev), &e, &policy));
+    emit_guarded(&guard, &resp)
+}
+
+fn emit_guarded(guard: &StdoutGuard, resp: &Response) -> ExitCode {
+    let _ = std::io::stderr().write_all(resp.stderr.as_bytes());
+    if guard.write_answer(resp.stdout.as_bytes()).is_err() {
+        return ExitCode::from(1);
+    }
+    ExitCode::from(resp.exit_code.clamp(0, 255) as u8)
+}
+
+/// Runs the author's command with the canonical event on stdin; its stdout
+/// is a decision JSON (empty = no decision). Non-zero exit, bad JSON and the
+/// deadline are handler errors for the fail policy.
+fn run_child(command: &[String], ev: &Event, deadline: Duration) -> Result<Decision, Error> {
+    let io_err = |what: &str, e: std::io::Error| Error::Io {
+        what: format!("{what} `{}`", command[0]),
+        source: e,
+    };
+    let mut cmd = Command::new(&command[0]);
+    cmd.args(&command[1..])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        cmd.process_group(0);
+    }
+    let mut child = cmd.spawn().map_err(|e| io_err("starting", e))?;
+    let input = ev.to_json();
+    let mut stdin = child.stdin.take();
+    let writer = std::thread::spawn(move || {
+        if let Some(s) = stdin.as_mut() {
+            let _ = s.write_all(input.as_bytes());
+        }
+        drop(stdin);
+    });
+    let mut stdout = child.stdout.take();
+    let reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        if let Some(s) = stdout.as_mut() {
+            let _ = s.take(16 * 1024 * 1024).read_to_end(&mut buf);
+        }
+        buf
+    });
+    let start = Instant::now();
+    let status = loop {
+        match child.try_wait().map_err(|e| io_err("waiting for", e))? {
+            Some(s) => break s,
+            None if start.elapsed() >= deadline => {
+                kill_group(&mut child);
+                return Err(Error::HandlerTimeout {
+                    ms: deadline.as_millis() as u64,
+                });
+            }
+            None => std::thread::sleep(Duration::from_millis(2)),
+        }
+    };
+    let _ = writer.join();
+    let out = reader.join().unwrap_or_default();
+    if !status.success() {
+        return Err(Error::Handler {
+            message: format!("`{}` exited with {status}", command[0]),
+        });
+    }
+    let text = String::from_utf8(out).map_err(|e| Error::InvalidUtf8 {
+        what: "command output",
+        offset: e.utf8_error().valid_up_to(),
+    })?;
+    if text.trim().is_empty() {
+        return Ok(Decision::no_decision());
+    }
+    Decision::from_json(text.trim())
+}
+
+fn kill_group(child: &mut std::process::Child) {
+    #[cfg(unix)]
+    if let Some(pid) = rustix::process::Pid::from_raw(child.id() as i32) {
+        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+fn capabilities_cmd(provider: Option<&str>, event: Option<&str>) -> ExitCode {
+    let providers: Vec<Provider> = match provider {
+        Some(p) => match Provider::parse(p) {
+            Ok(p) => vec![p],
+            Err(e) => return fatal(&e),
+        },
+        None => Provider::ALL.to_vec(),
+    };
+    let mut out = serde_json::Map::new();
+    for p in providers {
+        let rows: Vec<serde_json::Value> = agenthooks::native_events(p)
+            .iter()
+            .filter(|n| event.is_none_or(|e| e == **n))
+            .map(|n| serde_json::to_value(agenthooks::capability_of(p, n)).unwrap_or_default())
+            .collect();
+        out.insert(p.id().to_string(), serde_json::Value::Array(rows));
+    }
+    println!(
+        "{}",
+        serde_json::to_string_pretty(&serde_json::Value::Object(out)).unwrap_or_default()
+    );
+    ExitCode::SUCCESS
+}

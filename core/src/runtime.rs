@@ -1,0 +1,491 @@
+//! The author-side run: argv/env/stdin in, stdout/stderr/exit code out.
+//!
+//! The argv contract written into generated configs:
+//! `<program> agenthooks run --provider=<id> [--event=<native name>]
+//! [--variant=..] [--timeout=<s>] [--fail=open|closed] [--hook-id=<id>]
+//! [--match=<matcher>]`; the word `agenthooks` may stand anywhere in argv.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use crate::dialect::{self, DEFAULT_MAX_BYTES, DecodeOptions};
+use crate::error::Error;
+use crate::model::{Decision, DecisionKind, Event, Fail, Kind, Policy, Provider, Response};
+use crate::router::Router;
+
+/// Parsed `agenthooks run` arguments.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RunArgs {
+    /// Subcommand (`run` or `serve`).
+    pub command: String,
+    /// `--provider` (aliases `--agent`, `--dialect`).
+    pub provider: Option<String>,
+    /// `--event`: native event name for payloads that lack one.
+    pub event: Option<String>,
+    /// `--variant`.
+    pub variant: Option<String>,
+    /// `--timeout` in seconds, as configured for the agent.
+    pub timeout_s: Option<f64>,
+    /// `--fail` override.
+    pub fail: Option<Fail>,
+    /// `--hook-id`.
+    pub hook_id: Option<String>,
+    /// `--match`.
+    pub matcher: Option<String>,
+    /// `--max-bytes` (stdin limit).
+    pub max_bytes: Option<usize>,
+}
+
+/// Finds the `agenthooks` word in argv and parses what follows it.
+/// Returns `Ok(None)` when the word is absent.
+pub fn parse_args<S: AsRef<str>>(argv: &[S]) -> Result<Option<RunArgs>, Error> {
+    let Some(pos) = argv.iter().position(|a| a.as_ref() == "agenthooks") else {
+        return Ok(None);
+    };
+    let rest: Vec<&str> = argv[pos + 1..].iter().map(AsRef::as_ref).collect();
+    let mut args = RunArgs {
+        command: "run".into(),
+        ..RunArgs::default()
+    };
+    let bad = |m: String| Error::InvalidArgument { message: m };
+    let mut i = 0;
+    while i < rest.len() {
+        let a = rest[i];
+        if !a.starts_with("--") {
+            if i == 0 {
+                args.command = a.to_string();
+                i += 1;
+                continue;
+            }
+            return Err(bad(format!("unexpected argument `{a}`")));
+        }
+        let (key, val) = match a.split_once('=') {
+            Some((k, v)) => (k, v.to_string()),
+            None => {
+                let v = rest
+                    .get(i + 1)
+                    .ok_or_else(|| bad(format!("`{a}` needs a value")))?;
+                i += 1;
+                (a, v.to_string())
+            }
+        };
+        match key {
+            "--provider" | "--agent" | "--dialect" => args.provider = Some(val),
+            "--event" => args.event = Some(val),
+            "--variant" => args.variant = Some(val),
+            "--timeout" => {
+                args.timeout_s = Some(
+                    val.parse()
+                        .map_err(|_| bad(format!("--timeout: `{val}` is not a number")))?,
+                )
+            }
+            "--fail" => {
+                args.fail = Some(match val.as_str() {
+                    "open" => Fail::Open,
+                    "closed" => Fail::Closed,
+                    _ => return Err(bad(format!("--fail: `{val}` (expected open or closed)"))),
+                })
+            }
+            "--hook-id" => args.hook_id = Some(val),
+            "--match" => args.matcher = Some(val),
+            "--max-bytes" => {
+                args.max_bytes = Some(
+                    val.parse()
+                        .map_err(|_| bad(format!("--max-bytes: `{val}`")))?,
+                )
+            }
+            _ => return Err(bad(format!("unknown option `{key}`"))),
+        }
+        i += 1;
+    }
+    if args.command != "run" {
+        return Err(bad(format!(
+            "unknown command `{}` (expected `run`)",
+            args.command
+        )));
+    }
+    Ok(Some(args))
+}
+
+/// Reads at most `limit` bytes; more is a `too_large` error.
+pub fn read_limited(mut r: impl Read, limit: usize) -> Result<Vec<u8>, Error> {
+    let mut buf = Vec::new();
+    (&mut r)
+        .take(limit as u64 + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| Error::Io {
+            what: "reading stdin".into(),
+            source: e,
+        })?;
+    if buf.len() > limit {
+        return Err(Error::TooLarge {
+            what: "stdin payload",
+            limit,
+        });
+    }
+    Ok(buf)
+}
+
+/// The effective policy: the router's, with argv overrides.
+pub fn effective_policy(router: &Router, args: &RunArgs) -> Policy {
+    let mut p = router.get_policy().clone();
+    if let Some(f) = args.fail {
+        p.fail = f;
+    }
+    p
+}
+
+/// Runs one hook invocation end to end and returns the agent's answer.
+/// Never panics; handler panics, errors and timeouts go through the fail
+/// policy.
+pub fn run(router: Arc<Router>, args: &RunArgs, payload: Result<Vec<u8>, Error>) -> Response {
+    let policy = effective_policy(&router, args);
+    let provider = match args.provider.as_deref() {
+        Some(p) => Provider::parse(p),
+        None => Err(Error::InvalidArgument {
+            message: "no --provider given (agent detection needs it in this version)".into(),
+        }),
+    };
+    let provider = match provider {
+        Ok(p) => p,
+        Err(e) => {
+            // Unknown agent: the safest answer every agent reads as "no
+            // opinion" is exit 0 with empty stdout, plus a diagnostic.
+            return Response {
+                stderr: format!("agenthooks: {}: {e}\n", e.code()),
+                ..Response::default()
+            };
+        }
+    };
+    let payload = match payload {
+        Ok(p) => p,
+        Err(e) => return dialect::fail_response(provider, None, &e, &policy),
+    };
+    let opts = DecodeOptions {
+        variant: args.variant.clone(),
+        event: args.event.clone(),
+        max_bytes: args.max_bytes.unwrap_or(DEFAULT_MAX_BYTES),
+        ..DecodeOptions::default()
+    };
+    let mut event = match dialect::decode(provider, &payload, &opts) {
+        Ok(e) => e,
+        Err(e) => return dialect::fail_response(provider, None, &e, &policy),
+    };
+    let counter = ContinuationCounter::for_event(&event);
+    if let Some(c) = &counter {
+        if let Some(stop) = event.stop.as_mut() {
+            if stop.loop_count.is_none() {
+                stop.loop_count = Some(c.current(stop.previously_continued));
+            }
+        }
+    }
+    let event = Arc::new(event);
+    let deadline = policy.deadline_ms(args.timeout_s);
+    let decision = decide_with_deadline(router, event.clone(), deadline);
+    match decision.and_then(|d| {
+        let r = dialect::respond(&event, &d, &policy)?;
+        Ok((d, r))
+    }) {
+        Ok((d, r)) => {
+            if let Some(c) = &counter {
+                let capped = r.notes.iter().any(|n| n.code == "continuation_capped");
+                c.record(d.kind == DecisionKind::Continue && !capped);
+            }
+            r
+        }
+        Err(e) => dialect::fail_response(provider, Some(&event), &e, &policy),
+    }
+}
+
+/// Runs the router on a worker thread, abandoning it at the deadline.
+pub fn decide_with_deadline(
+    router: Arc<Router>,
+    event: Arc<Event>,
+    deadline_ms: u64,
+) -> Result<Decision, Error> {
+    let (tx, rx) = mpsc::channel();
+    let spawned = std::thread::Builder::new()
+        .name("agenthooks-handler".into())
+        .spawn(move || {
+            let r =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| router.decide(&event)));
+            let _ = tx.send(r);
+        });
+    if let Err(e) = spawned {
+        return Err(Error::Io {
+            what: "spawning the handler thread".into(),
+            source: e,
+        });
+    }
+    match rx.recv_timeout(Duration::from_millis(deadline_ms)) {
+        Ok(Ok(r)) => r,
+        Ok(Err(p)) => Err(Error::Panic {
+            message: panic_message(p.as_ref()),
+        }),
+        Err(mpsc::RecvTimeoutError::Timeout) => Err(Error::HandlerTimeout { ms: deadline_ms }),
+        Err(mpsc::RecvTimeoutError::Disconnected) => Err(Error::Panic {
+            message: "handler thread died".into(),
+        }),
+    }
+}
+
+/// The text of a panic payload.
+pub fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = p.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = p.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "non-string panic payload".into()
+    }
+}
+
+/// Counts consecutive stop continuations per session for agents that only
+/// report a `stop_hook_active` flag (Claude Code, Codex), so the policy's
+/// `continuation_cap` holds across processes. State lives in a small file
+/// under the user's runtime/temp directory.
+struct ContinuationCounter {
+    path: PathBuf,
+}
+
+impl ContinuationCounter {
+    fn for_event(e: &Event) -> Option<ContinuationCounter> {
+        if !matches!(e.kind, Kind::AgentStop | Kind::SubagentStop) || e.session.id.is_empty() {
+            return None;
+        }
+        let agent = e.agent.as_ref().map(|a| a.id.as_str()).unwrap_or("");
+        let key = format!("{}|{}|{}", e.provider.id(), e.session.id, agent);
+        let hash = crate::model::sorted_json(&serde_json::Value::String(key));
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in hash.bytes() {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        let dir = state_dir()?.join("continuations");
+        std::fs::create_dir_all(&dir).ok()?;
+        Some(ContinuationCounter {
+            path: dir.join(format!("{h:016x}")),
+        })
+    }
+
+    fn current(&self, previously_continued: bool) -> u64 {
+        if !previously_continued {
+            let _ = std::fs::remove_file(&self.path);
+            return 0;
+        }
+        std::fs::read_to_string(&self.path)
+            .ok()
+            .and_then(|s| s.trim().parse().ok())
+            .unwrap_or(1)
+    }
+
+    fn record(&self, continued: bool) {
+        if continued {
+            let next = std::fs::read_to_string(&self.path)
+                .ok()
+                .and_then(|s| s.trim().parse::<u64>().ok())
+                .unwrap_or(0)
+                + 1;
+            let _ = std::fs::write(&self.path, next.to_string());
+        } else {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// Where cross-process state lives: `$AGENTHOOKS_STATE_DIR`, else
+/// `$XDG_RUNTIME_DIR/agenthooks`, else `<tmp>/agenthooks-<uid>`.
+pub fn state_dir() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("AGENTHOOKS_STATE_DIR") {
+        return Some(PathBuf::from(d));
+    }
+    if let Some(d) = std::env::var_os("XDG_RUNTIME_DIR") {
+        return Some(PathBuf::from(d).join("agenthooks"));
+    }
+    #[cfg(unix)]
+    let uid = {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata("/proc/self")
+            .map(|m| m.uid().to_string())
+            .unwrap_or_else(|_| "user".into())
+    };
+    #[cfg(not(unix))]
+    let uid = "user".to_string();
+    Some(std::env::temp_dir().join(format!("agenthooks-{uid}")))
+}
+
+/// Keeps stray prints of handlers off stdout: while alive, fd 1 points at
+/// stderr; [`StdoutGuard::write_answer`] writes to the real stdout.
+pub struct StdoutGuard {
+    #[cfg(unix)]
+    saved: Option<std::os::fd::OwnedFd>,
+}
+
+impl StdoutGuard {
+    /// Redirects fd 1 to fd 2, keeping the real stdout aside.
+    pub fn divert() -> StdoutGuard {
+        #[cfg(unix)]
+        {
+            let _ = std::io::stdout().flush();
+            let saved = rustix::io::dup(rustix::stdio::stdout()).ok();
+            if saved.is_some() {
+                let _ = rustix::stdio::dup2_stdout(rustix::stdio::stderr());
+            }
+            StdoutGuard { saved }
+        }
+        #[cfg(not(unix))]
+        {
+            StdoutGuard {}
+        }
+    }
+
+    /// Writes the answer to the real stdout.
+    pub fn write_answer(&self, bytes: &[u8]) -> std::io::Result<()> {
+        let _ = std::io::stdout().flush();
+        #[cfg(unix)]
+        if let Some(fd) = &self.saved {
+            let mut f = std::fs::File::from(fd.try_clone()?);
+            f.write_all(bytes)?;
+            return f.flush();
+        }
+        let mut out = std::io::stdout().lock();
+        out.write_all(bytes)?;
+        out.flush()
+    }
+}
+
+/// The whole author-side run for a Rust hook program: parses argv, reads
+/// stdin, runs the router, writes the agent's answer and exits.
+pub fn main(router: Router) -> ! {
+    let argv: Vec<String> = std::env::args().collect();
+    let code = run_process(router, &argv);
+    std::process::exit(code)
+}
+
+/// [`main`] without the exit, for tests and embedding.
+pub fn run_process(router: Router, argv: &[String]) -> i32 {
+    let args = match parse_args(argv) {
+        Ok(Some(a)) => a,
+        Ok(None) => {
+            eprintln!(
+                "agenthooks: this program is a coding-agent hook; run it as `{} agenthooks run --provider=<agent>` with the payload on stdin",
+                argv.first().map(String::as_str).unwrap_or("<program>")
+            );
+            return 64;
+        }
+        Err(e) => {
+            // A config we cannot read: say so, answer "no opinion".
+            eprintln!("agenthooks: {}: {e}", e.code());
+            return 0;
+        }
+    };
+    let guard = StdoutGuard::divert();
+    let limit = args.max_bytes.unwrap_or(DEFAULT_MAX_BYTES);
+    let payload = read_limited(std::io::stdin().lock(), limit);
+    let resp = run(Arc::new(router), &args, payload);
+    if !resp.stderr.is_empty() {
+        let mut err = std::io::stderr().lock();
+        let _ = err.write_all(resp.stderr.as_bytes());
+        let _ = err.flush();
+    }
+    if guard.write_answer(resp.stdout.as_bytes()).is_err() {
+        return 1;
+    }
+    resp.exit_code
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn argv_contract() {
+        let a = parse_args(&[
+            "/bin/guard",
+            "agenthooks",
+            "run",
+            "--provider=codex",
+            "--timeout",
+            "20",
+            "--fail=closed",
+        ])
+        .unwrap()
+        .unwrap();
+        assert_eq!(a.provider.as_deref(), Some("codex"));
+        assert_eq!(a.timeout_s, Some(20.0));
+        assert_eq!(a.fail, Some(Fail::Closed));
+        assert_eq!(parse_args(&["guard", "x"]).unwrap(), None);
+        let a = parse_args(&["python3", "g.py", "agenthooks", "--agent", "claude"])
+            .unwrap()
+            .unwrap();
+        assert_eq!(a.command, "run");
+        assert_eq!(a.provider.as_deref(), Some("claude"));
+        assert!(parse_args(&["g", "agenthooks", "run", "--bogus=1"]).is_err());
+        assert!(parse_args(&["g", "agenthooks", "run", "--fail=maybe"]).is_err());
+    }
+
+    #[test]
+    fn stdin_limit() {
+        assert_eq!(read_limited(&b"abc"[..], 3).unwrap(), b"abc");
+        assert_eq!(
+            read_limited(&b"abcd"[..], 3).unwrap_err().code().as_str(),
+            "too_large"
+        );
+    }
+
+    fn args(p: &str) -> RunArgs {
+        RunArgs {
+            command: "run".into(),
+            provider: Some(p.into()),
+            ..RunArgs::default()
+        }
+    }
+
+    const PRE: &[u8] = br#"{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"t"}"#;
+
+    #[test]
+    fn handler_panic_and_timeout_follow_fail_policy() {
+        let mut r = Router::new().policy(Policy::fail_closed());
+        r.on_tool_pre(|_e| -> Decision { panic!("boom") });
+        let resp = run(Arc::new(r), &args("codex"), Ok(PRE.to_vec()));
+        assert!(resp.stdout.contains("\"deny\""), "{resp:?}");
+        assert!(resp.stderr.contains("panic"));
+
+        let mut r = Router::new().policy(Policy::fail_open().timeout_ms(50));
+        r.on_tool_pre(|_e| {
+            std::thread::sleep(Duration::from_secs(2));
+            Decision::deny("late")
+        });
+        let resp = run(Arc::new(r), &args("codex"), Ok(PRE.to_vec()));
+        assert_eq!(resp.stdout, "");
+        assert!(resp.stderr.contains("handler_timeout"));
+    }
+
+    #[test]
+    fn continuation_cap_counts_across_processes() {
+        let dir = std::env::temp_dir().join(format!("ah-cont-test-{}", std::process::id()));
+        // SAFETY-free: tests in this module do not read this variable concurrently.
+        let key = "AGENTHOOKS_STATE_DIR";
+        let stop = |active: bool| {
+            format!(r#"{{"session_id":"cap-{}","turn_id":"t","hook_event_name":"Stop","stop_hook_active":{active}}}"#, std::process::id()).into_bytes()
+        };
+        let mut r = Router::new().policy(Policy::default().continuation_cap(2));
+        r.on_stop(|_e| Decision::continue_with("again"));
+        let r = Arc::new(r);
+        let ev = dialect::decode(Provider::Codex, &stop(false), &DecodeOptions::default()).unwrap();
+        let c = ContinuationCounter {
+            path: dir.join("c"),
+        };
+        std::fs::create_dir_all(&dir).unwrap();
+        assert_eq!(c.current(false), 0);
+        c.record(true);
+        assert_eq!(c.current(true), 1);
+        c.record(true);
+        assert_eq!(c.current(true), 2);
+        let _ = (key, r, ev);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
