@@ -4,7 +4,11 @@
 pub mod claude;
 pub mod codex;
 mod common;
+pub mod copilot;
+pub mod cursor;
 pub(crate) mod fields;
+pub mod gemini;
+pub mod kimi;
 
 use crate::capability::{self, Capability};
 use crate::error::Error;
@@ -42,6 +46,10 @@ pub fn decode(provider: Provider, payload: &[u8], opts: &DecodeOptions) -> Resul
     let mut ev = match provider {
         Provider::ClaudeCode => claude::decode(map, opts)?,
         Provider::Codex => codex::decode(map, opts)?,
+        Provider::Cursor => cursor::decode(map, opts)?,
+        Provider::Gemini => gemini::decode(map, opts)?,
+        Provider::KimiCode => kimi::decode(map, opts)?,
+        Provider::Copilot => copilot::decode(map, opts)?,
         other => {
             return Err(Error::InvalidArgument {
                 message: format!("the {} dialect is not implemented yet", other.id()),
@@ -63,6 +71,10 @@ pub fn capability(provider: Provider, native: &str) -> Capability {
     match provider {
         Provider::ClaudeCode => claude::capability(native),
         Provider::Codex => codex::capability(native),
+        Provider::Cursor => cursor::capability(native),
+        Provider::Gemini => gemini::capability(native),
+        Provider::KimiCode => kimi::capability(native),
+        Provider::Copilot => copilot::capability(native),
         other => Capability::new(
             other,
             native,
@@ -79,6 +91,10 @@ pub fn native_events(provider: Provider) -> &'static [&'static str] {
     match provider {
         Provider::ClaudeCode => claude::EVENTS,
         Provider::Codex => codex::EVENTS,
+        Provider::Cursor => cursor::EVENTS,
+        Provider::Gemini => gemini::EVENTS,
+        Provider::KimiCode => kimi::EVENTS,
+        Provider::Copilot => copilot::EVENTS,
         _ => &[],
     }
 }
@@ -90,6 +106,10 @@ pub fn respond(event: &Event, decision: &Decision, policy: &Policy) -> Result<Re
     let mut resp = match event.provider {
         Provider::ClaudeCode => claude::encode(event, &d, policy, &mut notes)?,
         Provider::Codex => codex::encode(event, &d, policy, &mut notes)?,
+        Provider::Cursor => cursor::encode(event, &d, policy, &mut notes)?,
+        Provider::Gemini => gemini::encode(event, &d, policy, &mut notes)?,
+        Provider::KimiCode => kimi::encode(event, &d, policy, &mut notes)?,
+        Provider::Copilot => copilot::encode(event, &d, policy, &mut notes)?,
         other => {
             return Err(Error::InvalidArgument {
                 message: format!("the {} dialect is not implemented yet", other.id()),
@@ -117,9 +137,11 @@ pub fn fail_response(
                 Some(e) => {
                     respond(e, &Decision::no_decision(), &Policy::default()).unwrap_or_default()
                 }
-                None => Response::empty(),
+                None => undecodable(provider, Fail::Open, &diag),
             };
-            r.stderr = format!("{diag} (fail-open: no decision)\n");
+            if r.stderr.is_empty() {
+                r.stderr = format!("{diag} (fail-open: no decision)\n");
+            }
             r.notes = vec![Note::new(
                 "fail_open",
                 Some(error.code().as_str()),
@@ -131,7 +153,7 @@ pub fn fail_response(
         (Fail::Closed, None) => {
             // The event is unknown: exit 2 with stderr is the one answer both
             // Claude Code and Codex read as "block" on every gating event.
-            let mut r = common::exit2_block(provider, &diag);
+            let mut r = undecodable(provider, Fail::Closed, &diag);
             r.notes = vec![Note::new(
                 "fail_closed",
                 Some(error.code().as_str()),
@@ -161,7 +183,9 @@ pub fn fail_response(
                     "logged_only",
                 ),
             };
-            r.stderr = format!("{diag} (fail-closed: {to})\n");
+            if r.stderr.is_empty() {
+                r.stderr = format!("{diag} (fail-closed: {to})\n");
+            }
             let mut notes = vec![Note::new(
                 "fail_closed",
                 Some(error.code().as_str()),
@@ -172,5 +196,23 @@ pub fn fail_response(
             r.notes = notes;
             r
         }
+    }
+}
+
+/// The answer to a payload that could not be decoded (the event is
+/// unknown), per fail posture. Each dialect knows what its agent reads as
+/// "no opinion" and as "block" without knowing the event.
+fn undecodable(provider: Provider, fail: Fail, diag: &str) -> Response {
+    match provider {
+        Provider::Cursor => cursor::undecodable(fail, diag),
+        Provider::Gemini => gemini::undecodable(fail, diag),
+        Provider::KimiCode => kimi::undecodable(fail, diag),
+        Provider::Copilot => copilot::undecodable(fail, diag),
+        // Claude Code and Codex: exit 2 with stderr blocks every gating
+        // event; exit 0 with empty stdout is neutral everywhere.
+        _ => match fail {
+            Fail::Open => Response::empty(),
+            Fail::Closed => common::exit2_block(provider, diag),
+        },
     }
 }
