@@ -10,7 +10,7 @@ use serde_json::{Map, Value, json};
 use super::DecodeOptions;
 use super::common::{finish, join_context, merge_native};
 use super::fields::Fields;
-use crate::capability::Capability;
+use crate::capability::{Capability, value_text};
 use crate::error::Error;
 use crate::model::{
     Decision, DecisionKind as D, Event, Kind, Note, Policy, Provider, Response, SessionInfo,
@@ -277,8 +277,13 @@ pub fn encode(
         }
         Kind::ToolPost => {
             if d.kind == D::FlagOutput {
-                let r =
-                    nonempty(d.reason.clone()).unwrap_or_else(|| "Output flagged by hook.".into());
+                // A block replaces the tool result with its reason (§4.3), so
+                // a replace_output degraded to a flag sends the replacement
+                // text, even when the author also gave a reason.
+                let replacement = d.replaced_output.as_ref().map(value_text);
+                let r = nonempty(replacement)
+                    .or_else(|| nonempty(d.reason.clone()))
+                    .unwrap_or_else(|| "Output flagged by hook.".into());
                 out.insert("decision".into(), json!("block"));
                 out.insert("reason".into(), json!(r));
             }
@@ -305,6 +310,11 @@ pub fn encode(
     }
     if let Some(n) = &d.native {
         merge_native(&mut out, n);
+        // `hookEventName` is required whenever `hookSpecificOutput` is
+        // present (§4.2); without it the strict parser fails the run.
+        if let Some(Value::Object(h)) = out.get_mut("hookSpecificOutput") {
+            h.entry("hookEventName").or_insert_with(|| json!(native));
+        }
     }
     Ok(finish(out))
 }

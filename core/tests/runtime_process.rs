@@ -1,0 +1,72 @@
+//! The whole author-side run in a real process: nothing but the answer
+//! reaches stdout, even when a handler prints.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use agenthooks::{Decision, Router};
+
+const CHILD: &str = "AH_RUNTIME_CHILD";
+
+fn child_main() -> ! {
+    let mut r = Router::new();
+    r.on_tool_pre(|e| {
+        println!("stray print from a handler: {}", e.tool.command());
+        print!("no newline either");
+        Decision::deny("noisy handler says no")
+    });
+    let argv: Vec<String> = std::env::var("AH_RUNTIME_ARGV")
+        .unwrap()
+        .split(' ')
+        .map(str::to_string)
+        .collect();
+    let code = agenthooks::runtime::run_process(r, &argv);
+    std::process::exit(code)
+}
+
+fn run_child(argv: &str, stdin: &[u8]) -> (String, String, i32) {
+    let exe = std::env::current_exe().unwrap();
+    let mut child = Command::new(exe)
+        .env(CHILD, "1")
+        .env("AH_RUNTIME_ARGV", argv)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// A plain `main` (harness = false): libtest would print to stdout itself.
+fn main() {
+    if std::env::var_os(CHILD).is_some() {
+        child_main();
+    }
+    let payload = br#"{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"t"}"#;
+    let (out, err, code) = run_child("hook agenthooks run --provider=claude-code", payload);
+    assert_eq!(code, 0, "stderr: {err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("stdout is not only JSON ({e}): {out:?}"));
+    assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny");
+    assert!(err.contains("stray print from a handler: ls"), "the print went to stderr: {err}");
+
+    // Bad input under the default (fail-open) policy: empty stdout, exit 0, a diagnostic.
+    let (out, err, code) = run_child("hook agenthooks run --provider=codex", b"{not json");
+    assert_eq!((out.as_str(), code), ("", 0));
+    assert!(err.contains("invalid_json"), "{err}");
+
+    // Fail-closed from argv: exit 2 with a reason on stderr (Codex needs it non-empty).
+    let (out, err, code) = run_child("hook agenthooks run --provider=codex --fail=closed", b"[1]");
+    assert_eq!((out.as_str(), code), ("", 2));
+    assert!(err.contains("not_an_object"), "{err}");
+
+    // Without the `agenthooks` word the program explains itself and exits 64.
+    let (out, _err, code) = run_child("hook", b"{}");
+    assert_eq!((out.as_str(), code), ("", 64));
+    println!("runtime_process: 4 process runs passed");
+}
