@@ -428,3 +428,103 @@ impl Router {
         Ok(f.finish())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{DecisionKind, Provider};
+    use std::sync::Mutex;
+
+    fn pre(cmd: &str) -> Event {
+        let mut e = Event::new(Provider::ClaudeCode, "PreToolUse", Kind::ToolPre);
+        e.tool = Some(ToolCall::new(
+            Provider::ClaudeCode,
+            "Bash",
+            serde_json::json!({"command": cmd}),
+            Some("t".into()),
+        ));
+        e
+    }
+
+    #[test]
+    fn stacking_when_and_native() {
+        let mut r = Router::new();
+        r.on_tool_pre(|e| {
+            if e.tool.command().contains("rm") {
+                Decision::deny("rm")
+            } else {
+                Decision::no_decision().with_context("seen")
+            }
+        });
+        r.on(
+            Kind::ToolPre,
+            when(Canonical::Shell, handler(|_e| Decision::ask("shell"))),
+        );
+        r.on(
+            Kind::ToolPre,
+            when("Write|Edit", handler(|_e| Decision::deny("never for Bash"))),
+        );
+        assert_eq!(r.decide(&pre("rm -rf x")).unwrap().kind, DecisionKind::Deny);
+        let d = r.decide(&pre("ls")).unwrap();
+        assert_eq!(
+            (d.kind, d.context.clone()),
+            (DecisionKind::Ask, vec!["seen".to_string()])
+        );
+        let mut other = Event::new(Provider::ClaudeCode, "ConfigChange", Kind::Other);
+        assert_eq!(r.decide(&other).unwrap(), Decision::no_decision());
+        r.on_native(
+            "ConfigChange",
+            handler(|_e| Decision::no_decision().with_system_message("config changed")),
+        );
+        other.source = Some("user_settings".into());
+        assert_eq!(
+            r.decide(&other).unwrap().system_message.as_deref(),
+            Some("config changed")
+        );
+    }
+
+    #[test]
+    fn middleware_wraps_outermost_first_and_next_once() {
+        let order = Arc::new(Mutex::new(Vec::new()));
+        let mut r = Router::new();
+        let o1 = order.clone();
+        r.middleware(move |e, next| {
+            o1.lock().unwrap().push("outer");
+            next(e)
+        });
+        let o2 = order.clone();
+        r.middleware(move |e, next| {
+            o2.lock().unwrap().push("inner");
+            let d = next(e)?;
+            Ok(d.with_context("from middleware"))
+        });
+        let seen = Arc::new(AtomicBool::new(false));
+        let s2 = seen.clone();
+        r.on_any(move |_e| s2.store(true, Ordering::SeqCst));
+        r.on_tool_pre(|_e| Decision::allow());
+        let d = r.decide(&pre("ls")).unwrap();
+        assert_eq!(d.kind, DecisionKind::Allow);
+        assert_eq!(d.context, vec!["from middleware"]);
+        assert_eq!(*order.lock().unwrap(), vec!["outer", "inner"]);
+        assert!(seen.load(Ordering::SeqCst), "observer ran");
+
+        let mut twice = Router::new();
+        twice.middleware(|e, next| {
+            let _ = next(e)?;
+            next(e)
+        });
+        assert_eq!(
+            twice.decide(&pre("ls")).unwrap_err().code().as_str(),
+            "handler_error"
+        );
+    }
+
+    #[test]
+    fn handler_results_and_errors() {
+        let mut r = Router::new();
+        r.on_tool_pre(|_e| -> Result<Decision, String> { Err("db down".into()) });
+        let err = r.decide(&pre("ls")).unwrap_err();
+        assert_eq!(err.code().as_str(), "handler_error");
+        assert!(err.to_string().contains("db down"));
+    }
+}

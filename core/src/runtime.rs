@@ -37,6 +37,9 @@ pub struct RunArgs {
     pub matcher: Option<String>,
     /// `--max-bytes` (stdin limit).
     pub max_bytes: Option<usize>,
+    /// Where cross-process state lives (default: [`state_dir`]); not an
+    /// argv option, for embedding and tests.
+    pub state_dir: Option<PathBuf>,
 }
 
 /// Finds the `agenthooks` word in argv and parses what follows it.
@@ -174,7 +177,7 @@ pub fn run(router: Arc<Router>, args: &RunArgs, payload: Result<Vec<u8>, Error>)
         Ok(e) => e,
         Err(e) => return dialect::fail_response(provider, None, &e, &policy),
     };
-    let counter = ContinuationCounter::for_event(&event);
+    let counter = ContinuationCounter::for_event(&event, args.state_dir.clone().or_else(state_dir));
     if let Some(c) = &counter {
         if let Some(stop) = event.stop.as_mut() {
             if stop.loop_count.is_none() {
@@ -252,7 +255,7 @@ struct ContinuationCounter {
 }
 
 impl ContinuationCounter {
-    fn for_event(e: &Event) -> Option<ContinuationCounter> {
+    fn for_event(e: &Event, base: Option<PathBuf>) -> Option<ContinuationCounter> {
         if !matches!(e.kind, Kind::AgentStop | Kind::SubagentStop) || e.session.id.is_empty() {
             return None;
         }
@@ -264,7 +267,7 @@ impl ContinuationCounter {
             h ^= u64::from(b);
             h = h.wrapping_mul(0x0100_0000_01b3);
         }
-        let dir = state_dir()?.join("continuations");
+        let dir = base?.join("continuations");
         std::fs::create_dir_all(&dir).ok()?;
         Some(ContinuationCounter {
             path: dir.join(format!("{h:016x}")),
@@ -465,27 +468,31 @@ mod tests {
     }
 
     #[test]
-    fn continuation_cap_counts_across_processes() {
+    fn continuation_cap_counts_across_runs() {
         let dir = std::env::temp_dir().join(format!("ah-cont-test-{}", std::process::id()));
-        // SAFETY-free: tests in this module do not read this variable concurrently.
-        let key = "AGENTHOOKS_STATE_DIR";
         let stop = |active: bool| {
-            format!(r#"{{"session_id":"cap-{}","turn_id":"t","hook_event_name":"Stop","stop_hook_active":{active}}}"#, std::process::id()).into_bytes()
+            format!(r#"{{"session_id":"cap","turn_id":"t","hook_event_name":"Stop","stop_hook_active":{active}}}"#)
+                .into_bytes()
         };
         let mut r = Router::new().policy(Policy::default().continuation_cap(2));
         r.on_stop(|_e| Decision::continue_with("again"));
         let r = Arc::new(r);
-        let ev = dialect::decode(Provider::Codex, &stop(false), &DecodeOptions::default()).unwrap();
-        let c = ContinuationCounter {
-            path: dir.join("c"),
+        let a = RunArgs {
+            state_dir: Some(dir.clone()),
+            ..args("codex")
         };
-        std::fs::create_dir_all(&dir).unwrap();
-        assert_eq!(c.current(false), 0);
-        c.record(true);
-        assert_eq!(c.current(true), 1);
-        c.record(true);
-        assert_eq!(c.current(true), 2);
-        let _ = (key, r, ev);
+        // First stop: continue (count 0 -> 1).
+        let first = run(r.clone(), &a, Ok(stop(false)));
+        assert!(first.stdout.contains("\"block\""), "{first:?}");
+        // Codex reports only the flag; our counter carries the count.
+        let second = run(r.clone(), &a, Ok(stop(true)));
+        assert!(second.stdout.contains("\"block\""), "{second:?}");
+        let third = run(r.clone(), &a, Ok(stop(true)));
+        assert_eq!(third.stdout, "", "capped: {third:?}");
+        assert_eq!(third.notes[0].code, "continuation_capped");
+        // A fresh stop (flag false) resets the count.
+        let fresh = run(r, &a, Ok(stop(false)));
+        assert!(fresh.stdout.contains("\"block\""));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -51,9 +51,13 @@ fn main() {
     let payload = br#"{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"t"}"#;
     let (out, err, code) = run_child("hook agenthooks run --provider=claude-code", payload);
     assert_eq!(code, 0, "stderr: {err}");
-    let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("stdout is not only JSON ({e}): {out:?}"));
+    let v: serde_json::Value = serde_json::from_str(&out)
+        .unwrap_or_else(|e| panic!("stdout is not only JSON ({e}): {out:?}"));
     assert_eq!(v["hookSpecificOutput"]["permissionDecision"], "deny");
-    assert!(err.contains("stray print from a handler: ls"), "the print went to stderr: {err}");
+    assert!(
+        err.contains("stray print from a handler: ls"),
+        "the print went to stderr: {err}"
+    );
 
     // Bad input under the default (fail-open) policy: empty stdout, exit 0, a diagnostic.
     let (out, err, code) = run_child("hook agenthooks run --provider=codex", b"{not json");
