@@ -126,9 +126,20 @@ fn opts(c: &Common) -> DecodeOptions {
     }
 }
 
-fn read_event(c: &Common, provider: Provider) -> Result<Event, Error> {
-    let bytes = read_limited(std::io::stdin().lock(), c.max_bytes)?;
-    agenthooks::decode(provider, &bytes, &opts(c))
+/// Reads and decodes the payload; on failure returns the fail policy's
+/// answer for it (which peeks at the bytes, e.g. for stop events).
+fn read_event(c: &Common, provider: Provider, policy: &Policy) -> Result<Event, (Error, Response)> {
+    let bytes = match read_limited(std::io::stdin().lock(), c.max_bytes) {
+        Ok(b) => b,
+        Err(e) => {
+            let r = agenthooks::fail_response(provider, None, &e, policy);
+            return Err((e, r));
+        }
+    };
+    agenthooks::decode(provider, &bytes, &opts(c)).map_err(|e| {
+        let r = agenthooks::dialect::fail_response_for_payload(provider, &bytes, &e, policy);
+        (e, r)
+    })
 }
 
 fn decode_cmd(c: &Common) -> ExitCode {
@@ -136,14 +147,14 @@ fn decode_cmd(c: &Common) -> ExitCode {
         Ok(p) => p,
         Err(e) => return fatal(&e),
     };
-    match read_event(c, provider) {
+    match read_event(c, provider, &Policy::default()) {
         Ok(ev) => {
             let mut out = std::io::stdout().lock();
             let _ = out.write_all(ev.to_json().as_bytes());
             let _ = out.write_all(b"\n");
             ExitCode::SUCCESS
         }
-        Err(e) => fatal(&e),
+        Err((e, _)) => fatal(&e),
     }
 }
 
@@ -168,14 +179,9 @@ fn respond_cmd(c: &Common, decision: &str, policy: Option<&str>, as_json: bool) 
         Ok(p) => p.unwrap_or_default(),
         Err(e) => return fatal(&e),
     };
-    let ev = match read_event(c, provider) {
+    let ev = match read_event(c, provider, &policy) {
         Ok(ev) => ev,
-        Err(e) => {
-            return emit(
-                &agenthooks::fail_response(provider, None, &e, &policy),
-                as_json,
-            );
-        }
+        Err((_e, answer)) => return emit(&answer, as_json),
     };
     let resp = Decision::from_json(decision)
         .and_then(|d| agenthooks::respond(&ev, &d, &policy))
@@ -209,14 +215,9 @@ fn exec_cmd(
         }
     }
     let guard = StdoutGuard::divert();
-    let ev = match read_event(c, provider) {
+    let ev = match read_event(c, provider, &policy) {
         Ok(ev) => Arc::new(ev),
-        Err(e) => {
-            return emit_guarded(
-                &guard,
-                &agenthooks::fail_response(provider, None, &e, &policy),
-            );
-        }
+        Err((_e, answer)) => return emit_guarded(&guard, &answer),
     };
     let deadline = Duration::from_millis(policy.deadline_ms(timeout));
     let resp = run_child(command, &ev, deadline)

@@ -109,8 +109,13 @@ pub fn plan(
                 }
             }
             D::FlagOutput => {
-                if d.reason.is_none() {
-                    d.reason = d.replaced_output.as_ref().map(value_text);
+                // A flag that stands in for a replacement carries the
+                // replacement text: agents such as Codex show the flag's
+                // reason in place of the tool output.
+                if from == D::ReplaceOutput {
+                    if let Some(v) = &d.replaced_output {
+                        d.reason = Some(value_text(v));
+                    }
                 }
             }
             D::NoDecision | D::Observed | D::Finish | D::AcceptPrompt => {

@@ -141,15 +141,40 @@ pub fn effective_policy(router: &Router, args: &RunArgs) -> Policy {
     p
 }
 
-/// Runs one hook invocation end to end and returns the agent's answer.
-/// Never panics; handler panics, errors and timeouts go through the fail
-/// policy.
-pub fn run(router: Arc<Router>, args: &RunArgs, payload: Result<Vec<u8>, Error>) -> Response {
-    let policy = effective_policy(&router, args);
+/// One decoded hook invocation, ready for handlers in any language.
+///
+/// Bindings drive the run in three steps so that every semantic stays in
+/// the core: [`prepare`] (provider, stdin, decode, loop-guard count), run
+/// their own handlers within [`Invocation::deadline_ms`], then
+/// [`Invocation::complete`] (encode or apply the fail policy, record the
+/// continuation).
+#[derive(Debug)]
+pub struct Invocation {
+    /// The decoded event.
+    pub event: Event,
+    /// The effective policy.
+    pub policy: Policy,
+    /// Handler deadline in milliseconds.
+    pub deadline_ms: u64,
+    counter: Option<ContinuationCounter>,
+}
+
+/// Resolves the provider, decodes the payload and fills the loop-guard
+/// count. `Err` carries the agent's complete answer (unknown provider, bad
+/// input, per the fail policy): write it and stop.
+pub fn prepare(
+    args: &RunArgs,
+    policy: &Policy,
+    payload: Result<Vec<u8>, Error>,
+) -> Result<Invocation, Response> {
+    let mut policy = policy.clone();
+    if let Some(f) = args.fail {
+        policy.fail = f;
+    }
     let provider = match args.provider.as_deref() {
         Some(p) => Provider::parse(p),
         None => Err(Error::InvalidArgument {
-            message: "no --provider given (agent detection needs it in this version)".into(),
+            message: "no --provider given".into(),
         }),
     };
     let provider = match provider {
@@ -157,50 +182,65 @@ pub fn run(router: Arc<Router>, args: &RunArgs, payload: Result<Vec<u8>, Error>)
         Err(e) => {
             // Unknown agent: the safest answer every agent reads as "no
             // opinion" is exit 0 with empty stdout, plus a diagnostic.
-            return Response {
+            return Err(Response {
                 stderr: format!("agenthooks: {}: {e}\n", e.code()),
                 ..Response::default()
-            };
+            });
         }
     };
-    let payload = match payload {
-        Ok(p) => p,
-        Err(e) => return dialect::fail_response(provider, None, &e, &policy),
-    };
+    let payload = payload.map_err(|e| dialect::fail_response(provider, None, &e, &policy))?;
     let opts = DecodeOptions {
         variant: args.variant.clone(),
         event: args.event.clone(),
         max_bytes: args.max_bytes.unwrap_or(DEFAULT_MAX_BYTES),
         ..DecodeOptions::default()
     };
-    let mut event = match dialect::decode(provider, &payload, &opts) {
-        Ok(e) => e,
-        Err(e) => return dialect::fail_response(provider, None, &e, &policy),
-    };
+    let mut event = dialect::decode(provider, &payload, &opts)
+        .map_err(|e| dialect::fail_response_for_payload(provider, &payload, &e, &policy))?;
     let counter = ContinuationCounter::for_event(&event, args.state_dir.clone().or_else(state_dir));
-    if let Some(c) = &counter {
-        if let Some(stop) = event.stop.as_mut() {
-            if stop.loop_count.is_none() {
-                stop.loop_count = Some(c.current(stop.previously_continued));
-            }
+    if let (Some(c), Some(stop)) = (&counter, event.stop.as_mut()) {
+        if stop.loop_count.is_none() {
+            stop.loop_count = Some(c.current(stop.previously_continued));
         }
     }
-    let event = Arc::new(event);
-    let deadline = policy.deadline_ms(args.timeout_s);
-    let decision = decide_with_deadline(router, event.clone(), deadline);
-    match decision.and_then(|d| {
-        let r = dialect::respond(&event, &d, &policy)?;
-        Ok((d, r))
-    }) {
-        Ok((d, r)) => {
-            if let Some(c) = &counter {
-                let capped = r.notes.iter().any(|n| n.code == "continuation_capped");
-                c.record(d.kind == DecisionKind::Continue && !capped);
+    let deadline_ms = policy.deadline_ms(args.timeout_s);
+    Ok(Invocation {
+        event,
+        policy,
+        deadline_ms,
+        counter,
+    })
+}
+
+impl Invocation {
+    /// Encodes the handlers' outcome (a decision, or the error / panic /
+    /// timeout that replaced it) into the agent's answer.
+    pub fn complete(&self, decision: Result<Decision, Error>) -> Response {
+        let ev = &self.event;
+        match decision.and_then(|d| Ok((d.kind, dialect::respond(ev, &d, &self.policy)?))) {
+            Ok((kind, r)) => {
+                if let Some(c) = &self.counter {
+                    let capped = r.notes.iter().any(|n| n.code == "continuation_capped");
+                    c.record(kind == DecisionKind::Continue && !capped);
+                }
+                r
             }
-            r
+            Err(e) => dialect::fail_response(ev.provider, Some(ev), &e, &self.policy),
         }
-        Err(e) => dialect::fail_response(provider, Some(&event), &e, &policy),
     }
+}
+
+/// Runs one hook invocation end to end and returns the agent's answer.
+/// Never panics; handler panics, errors and timeouts go through the fail
+/// policy.
+pub fn run(router: Arc<Router>, args: &RunArgs, payload: Result<Vec<u8>, Error>) -> Response {
+    let inv = match prepare(args, router.get_policy(), payload) {
+        Ok(inv) => inv,
+        Err(answer) => return answer,
+    };
+    let event = Arc::new(inv.event.clone());
+    let decision = decide_with_deadline(router, event, inv.deadline_ms);
+    inv.complete(decision)
 }
 
 /// Runs the router on a worker thread, abandoning it at the deadline.
@@ -250,6 +290,7 @@ pub fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
 /// report a `stop_hook_active` flag (Claude Code, Codex), so the policy's
 /// `continuation_cap` holds across processes. State lives in a small file
 /// under the user's runtime/temp directory.
+#[derive(Debug)]
 struct ContinuationCounter {
     path: PathBuf,
 }

@@ -289,7 +289,7 @@ fn run_case(c: &Case) {
                     "{}: response {i}: `error` is implied on error cases",
                     c.name
                 );
-                agenthooks::fail_response(*p, None, err, &policy)
+                agenthooks::dialect::fail_response_for_payload(*p, &bytes, err, &policy)
             }
             Ok(ev) => {
                 let parsed = match &rc.decision {

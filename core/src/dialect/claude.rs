@@ -3,7 +3,8 @@
 //! Wire facts: `docs/protocols/claude-code.md` (2.1.328). Input is
 //! snake_case with `hook_event_name`; output is one JSON object on stdout
 //! with exit 0 (`hookSpecificOutput` keyed by `hookEventName`). The no-op is
-//! `{}`, except on events whose stdout is read as text.
+//! `{}`, except on events whose stdout is read as text and on event names
+//! this version does not know, where it is empty stdout (doc §5).
 
 use serde_json::{Map, Value, json};
 
@@ -82,7 +83,8 @@ pub fn kind_of(native: &str) -> Kind {
 /// is empty stdout (`{}` would become compaction instructions or a path).
 const TEXT_STDOUT_EVENTS: &[&str] = &["PreCompact", "PostCompact", "WorktreeCreate"];
 
-/// Events that discard `systemMessage` (doc §4.2).
+/// Events that discard `systemMessage` (doc §4.2), plus `StopFailure`, whose
+/// output is ignored altogether (doc §2, §4.3).
 const NO_SYSTEM_MESSAGE: &[&str] = &[
     "InstructionsLoaded",
     "MessageDisplay",
@@ -95,6 +97,7 @@ const NO_SYSTEM_MESSAGE: &[&str] = &[
     "SessionEnd",
     "Elicitation",
     "ElicitationResult",
+    "StopFailure",
 ];
 
 /// The capability row of a native event.
@@ -118,10 +121,16 @@ pub fn capability(native: &str) -> Capability {
             ],
         ),
         // `ask` = let the dialog show (the no-op); exit 2 is ignored here.
+        // No additionalContext on this event (doc §4.3).
         "PermissionRequest" => (
             true,
             &[D::NoDecision, D::Allow, D::Deny, D::Ask],
-            vec!["updated_input", "system_message", "stop_agent"],
+            vec![
+                "updated_input",
+                "system_message",
+                "stop_agent",
+                "block_reason",
+            ],
         ),
         "UserPromptSubmit" => (
             true,
@@ -219,12 +228,16 @@ pub(crate) fn decode_as(
             ev.error = f.str("error")?;
         }
         "Stop" | "SubagentStop" => {
-            ev.stop = Some(StopInfo {
+            let stop = StopInfo {
                 previously_continued: f.bool("stop_hook_active")?.unwrap_or(false),
                 loop_count: None,
                 final_message: f.str("last_assistant_message")?,
                 usage: Default::default(),
-            });
+            };
+            // Presence rule: an all-empty `stop` is omitted.
+            if !stop.is_empty() {
+                ev.stop = Some(stop);
+            }
         }
         "StopFailure" => {
             ev.error = f.str("error")?;
@@ -277,8 +290,11 @@ pub(crate) fn encode_as(
     let mut out = Map::new();
     let mut hso = Map::new();
     let mut system_message = d.system_message.clone();
-    match (ev.kind, native) {
-        (Kind::ToolPre, "PreToolUse") | (Kind::ToolPre, _) => {
+    // Taken where the event has a human-facing block message; what is left
+    // at the end had nowhere to go and is noted as dropped.
+    let mut block_reason = d.block_reason.clone();
+    match ev.kind {
+        Kind::ToolPre => {
             let pd = match d.kind {
                 D::Allow => Some("allow"),
                 D::Deny => Some("deny"),
@@ -288,74 +304,87 @@ pub(crate) fn encode_as(
             };
             if let Some(pd) = pd {
                 hso.insert("permissionDecision".into(), json!(pd));
+                if let Some(r) = &d.reason {
+                    hso.insert("permissionDecisionReason".into(), json!(r));
+                }
             }
-            if let (Some(_), Some(r)) = (pd, d.reason.as_deref()) {
-                hso.insert("permissionDecisionReason".into(), json!(r));
-            }
+            // updatedInput is applied with allow, ask or no decision (doc
+            // §4.3, e2e); a deny or defer never runs the call.
             if let Some(u) = &d.updated_input {
-                hso.insert("updatedInput".into(), Value::Object(u.clone()));
+                if matches!(d.kind, D::Deny | D::Defer) {
+                    notes.push(dropped(
+                        "updated_input",
+                        "Claude Code applies updatedInput only with allow, ask or no decision",
+                    ));
+                } else {
+                    hso.insert("updatedInput".into(), Value::Object(u.clone()));
+                }
             }
-            if system_message.is_none() && matches!(d.kind, D::Deny | D::Ask) {
-                system_message = d.block_reason.clone();
+            // permissionDecisionReason reaches the model on deny; the human
+            // sees systemMessage.
+            if matches!(d.kind, D::Deny | D::Ask) {
+                system_message = join_human(system_message, block_reason.take());
             }
         }
-        (Kind::PermissionRequest, _) => match d.kind {
-            D::Allow => {
-                let mut dec = Map::new();
-                dec.insert("behavior".into(), json!("allow"));
-                if let Some(u) = &d.updated_input {
-                    dec.insert("updatedInput".into(), Value::Object(u.clone()));
+        Kind::PermissionRequest => {
+            let mut dec = Map::new();
+            match d.kind {
+                D::Allow => {
+                    dec.insert("behavior".into(), json!("allow"));
+                    if let Some(u) = &d.updated_input {
+                        dec.insert("updatedInput".into(), Value::Object(u.clone()));
+                    }
                 }
+                D::Deny => {
+                    dec.insert("behavior".into(), json!("deny"));
+                    if let Some(r) = &d.reason {
+                        dec.insert("message".into(), json!(r));
+                    }
+                    // `interrupt` is deny-only (doc §4.3).
+                    if d.stop_agent.is_some() {
+                        dec.insert("interrupt".into(), json!(true));
+                    }
+                    system_message = join_human(system_message, block_reason.take());
+                }
+                // no_decision / ask: no answer, the dialog shows.
+                _ => {}
+            }
+            if d.updated_input.is_some() && d.kind != D::Allow {
+                notes.push(dropped(
+                    "updated_input",
+                    "PermissionRequest applies updatedInput only with allow",
+                ));
+            }
+            if !dec.is_empty() {
                 hso.insert("decision".into(), Value::Object(dec));
             }
-            D::Deny => {
-                let mut dec = Map::new();
-                dec.insert("behavior".into(), json!("deny"));
-                if let Some(r) = &d.reason {
-                    dec.insert("message".into(), json!(r));
-                }
-                if d.stop_agent.is_some() {
-                    dec.insert("interrupt".into(), json!(true));
-                }
-                hso.insert("decision".into(), Value::Object(dec));
-            }
-            _ => {
-                if d.updated_input.is_some() {
-                    notes.push(Note::new(
-                        "dropped",
-                        Some("updated_input"),
-                        None,
-                        "PermissionRequest applies updatedInput only with allow",
-                    ));
-                }
-            }
-        },
-        (Kind::PromptSubmitted, _) => {
+        }
+        Kind::PromptSubmitted => {
             if d.kind == D::BlockPrompt {
                 // The reason is shown to the user (not the model) here.
-                let r = d.block_reason.clone().or_else(|| d.reason.clone());
-                out.insert("decision".into(), json!("block"));
-                out.insert(
-                    "reason".into(),
-                    json!(r.unwrap_or_else(|| "Prompt blocked by hook.".into())),
-                );
-            }
-        }
-        (Kind::AgentStop | Kind::SubagentStop, _) => {
-            if d.kind == D::Continue {
-                let r = d
-                    .instruction
-                    .clone()
-                    .or_else(|| d.reason.clone())
-                    .unwrap_or_default();
+                let r = nonempty(block_reason.take())
+                    .or_else(|| nonempty(d.reason.clone()))
+                    .unwrap_or_else(|| "Prompt blocked by hook.".into());
                 out.insert("decision".into(), json!("block"));
                 out.insert("reason".into(), json!(r));
             }
         }
-        (Kind::ToolPost, _) => match d.kind {
-            D::FlagOutput => {
+        Kind::AgentStop | Kind::SubagentStop => {
+            if d.kind == D::Continue {
+                // `reason` is required: it is the next instruction.
+                let r = nonempty(d.instruction.clone())
+                    .or_else(|| nonempty(d.reason.clone()))
+                    .unwrap_or_else(|| "Continue.".into());
                 out.insert("decision".into(), json!("block"));
-                out.insert("reason".into(), json!(d.reason.clone().unwrap_or_default()));
+                out.insert("reason".into(), json!(r));
+            }
+        }
+        Kind::ToolPost => match d.kind {
+            D::FlagOutput => {
+                let r =
+                    nonempty(d.reason.clone()).unwrap_or_else(|| "Output flagged by hook.".into());
+                out.insert("decision".into(), json!("block"));
+                out.insert("reason".into(), json!(r));
             }
             D::ReplaceOutput => {
                 let v = d.replaced_output.clone().unwrap_or(Value::Null);
@@ -365,6 +394,12 @@ pub(crate) fn encode_as(
             _ => {}
         },
         _ => {}
+    }
+    if block_reason.is_some() {
+        notes.push(dropped(
+            "block_reason",
+            "Claude Code shows a block reason only with a blocking decision",
+        ));
     }
     if let Some(ctx) = join_context(&d.context) {
         hso.insert("additionalContext".into(), json!(ctx));
@@ -390,7 +425,9 @@ pub(crate) fn encode_as(
             h.entry("hookEventName").or_insert_with(|| json!(native));
         }
     }
-    if out.is_empty() && !TEXT_STDOUT_EVENTS.contains(&native) {
+    // `{}` is the no-op where stdout is parsed as JSON; where it is read as
+    // text, and on events we do not know, only empty stdout is safe (doc §5).
+    if out.is_empty() && !TEXT_STDOUT_EVENTS.contains(&native) && EVENTS.contains(&native) {
         return Ok(Response {
             stdout: "{}".into(),
             ..Response::default()
@@ -399,8 +436,27 @@ pub(crate) fn encode_as(
     Ok(finish(out))
 }
 
+fn dropped(what: &str, detail: &str) -> Note {
+    Note::new("dropped", Some(what), None, detail)
+}
+
+fn nonempty(s: Option<String>) -> Option<String> {
+    s.filter(|r| !r.trim().is_empty())
+}
+
+/// Claude has one human-only channel (`systemMessage`): a block reason joins
+/// the system message after a blank line.
+fn join_human(system_message: Option<String>, block_reason: Option<String>) -> Option<String> {
+    match (system_message, block_reason) {
+        (Some(sm), Some(br)) => Some(format!("{sm}\n\n{br}")),
+        (sm, br) => sm.or(br),
+    }
+}
+
 /// Claude ignores a plain-string `updatedToolOutput` for Bash (quirk 22):
-/// wrap text in Bash's own output shape.
+/// only an object in the tool's own output shape replaces the result. Text
+/// is wrapped in the shape of the payload's own `tool_response` (stdout =
+/// the text, stderr emptied), or in the documented shape without one.
 fn reshape_output(ev: &Event, v: Value, notes: &mut Vec<Note>) -> Value {
     let is_bash = ev.tool.as_ref().is_some_and(|t| t.name == "Bash");
     match v {
@@ -411,7 +467,15 @@ fn reshape_output(ev: &Event, v: Value, notes: &mut Vec<Note>) -> Value {
                 Some("bash_output"),
                 "Claude Code ignores a plain string updatedToolOutput for Bash",
             ));
-            json!({"stdout": s, "stderr": "", "interrupted": false, "isImage": false})
+            let mut shape = match &ev.output {
+                Value::Object(m) if m.contains_key("stdout") => m.clone(),
+                _ => Map::new(),
+            };
+            shape.insert("stdout".into(), json!(s));
+            shape.insert("stderr".into(), json!(""));
+            shape.entry("interrupted").or_insert(json!(false));
+            shape.insert("isImage".into(), json!(false));
+            Value::Object(shape)
         }
         other => other,
     }

@@ -174,34 +174,56 @@ fn refine(
         ));
         d.updated_input = None;
     }
-    if let Some(u) = d.updated_input.as_mut() {
-        let needs_command = ev
+    // Quirk 13: an updatedInput without a string `command` for Bash or
+    // apply_patch is not a failed run: the tool does not run at all.
+    let needs_command = ev
+        .tool
+        .as_ref()
+        .is_some_and(|t| t.name == "Bash" || t.name == "apply_patch");
+    let lacks_command = d
+        .updated_input
+        .as_ref()
+        .is_some_and(|u| !u.get("command").is_some_and(Value::is_string));
+    if needs_command && lacks_command {
+        if strict {
+            return Err(Error::LossyUpdate {
+                provider: P.id(),
+                event: ev.native_name.clone(),
+                detail: "updatedInput for Bash/apply_patch needs a string `command`".into(),
+            });
+        }
+        let original = ev
             .tool
             .as_ref()
-            .is_some_and(|t| t.name == "Bash" || t.name == "apply_patch");
-        if needs_command && !u.get("command").is_some_and(Value::is_string) {
-            let original = ev
-                .tool
-                .as_ref()
-                .and_then(|t| t.input.get("command"))
-                .cloned();
-            match original {
-                Some(cmd) if !strict && cmd.is_string() => {
-                    notes.push(Note::new(
-                        "lossy_update",
-                        Some("updated_input"),
-                        Some("updated_input+command"),
-                        "Codex needs a string `command` in updatedInput; the original command was kept",
-                    ));
-                    u.insert("command".into(), cmd);
-                }
-                _ => {
-                    return Err(Error::LossyUpdate {
-                        provider: P.id(),
-                        event: ev.native_name.clone(),
-                        detail: "updatedInput for Bash/apply_patch needs a string `command`".into(),
-                    });
-                }
+            .and_then(|t| t.input.get("command"))
+            .filter(|c| c.is_string())
+            .cloned();
+        match (original, d.updated_input.as_mut()) {
+            (Some(cmd), Some(u)) => {
+                notes.push(Note::new(
+                    "lossy_update",
+                    Some("updated_input"),
+                    Some("updated_input+command"),
+                    "Codex needs a string `command` in updatedInput; the original command was kept",
+                ));
+                u.insert("command".into(), cmd);
+            }
+            _ => {
+                // No command to keep: the rewrite cannot be expressed.
+                notes.push(Note::new(
+                    "dropped",
+                    Some("updated_input"),
+                    None,
+                    "Codex needs a string `command` in updatedInput and the call has none",
+                ));
+                notes.push(Note::new(
+                    "degraded",
+                    Some("allow"),
+                    Some("no_decision"),
+                    "Codex rejects an allow without updatedInput",
+                ));
+                d.updated_input = None;
+                d.kind = D::NoDecision;
             }
         }
     }

@@ -120,6 +120,80 @@ pub fn respond(event: &Event, decision: &Decision, policy: &Policy) -> Result<Re
     Ok(resp)
 }
 
+/// The answer to a payload that failed to decode, per the fail policy.
+///
+/// Like `fail_response(provider, None, ..)`, but it peeks at the bytes for
+/// an event name first: on stop events a "block" would keep the agent
+/// looping (Claude Code and Codex read exit 2 on Stop as "continue"), so a
+/// fail-closed answer there is downgraded to logging.
+pub fn fail_response_for_payload(
+    provider: Provider,
+    payload: &[u8],
+    error: &Error,
+    policy: &Policy,
+) -> Response {
+    if policy.fail == Fail::Closed {
+        if let Some(name) = peek_event_name(payload) {
+            let kind = kind_of(provider, &name);
+            if provider == Provider::ClaudeCode && kind == Kind::PermissionRequest {
+                // Claude Code ignores exit 2 on PermissionRequest (quirk 3):
+                // only a JSON deny blocks there.
+                let ev = Event::new(provider, name.clone(), kind);
+                let reason = format!(
+                    "Blocked because the hook failed ({}); policy is fail-closed.",
+                    error.code()
+                );
+                if let Ok(mut r) = respond(&ev, &Decision::deny(reason), policy) {
+                    r.stderr = format!(
+                        "agenthooks: {}: {} (fail-closed: block)\n",
+                        error.code(),
+                        error
+                    );
+                    r.notes.insert(
+                        0,
+                        Note::new(
+                            "fail_closed",
+                            Some(error.code().as_str()),
+                            Some("block"),
+                            "",
+                        ),
+                    );
+                    return r;
+                }
+            }
+            if matches!(kind, Kind::AgentStop | Kind::SubagentStop) {
+                let diag = format!("agenthooks: {}: {}", error.code(), error);
+                let mut r = undecodable(provider, Fail::Open, &diag);
+                r.stderr = format!("{diag} (fail-closed: logged_only on {name})\n");
+                r.notes = vec![Note::new(
+                    "fail_closed",
+                    Some(error.code().as_str()),
+                    Some("logged_only"),
+                    "",
+                )];
+                return r;
+            }
+        }
+    }
+    fail_response(provider, None, error, policy)
+}
+
+/// The event name of a payload that may not fully decode (bounded, never
+/// panics): `hook_event_name` or `hookEventName` when the bytes are a JSON
+/// object.
+fn peek_event_name(payload: &[u8]) -> Option<String> {
+    let map = parse_object(payload, DEFAULT_MAX_BYTES).ok()?;
+    ["hook_event_name", "hookEventName"]
+        .iter()
+        .find_map(|k| map.get(*k).and_then(serde_json::Value::as_str))
+        .map(str::to_string)
+}
+
+/// The unified kind of a provider's native event name.
+pub fn kind_of(provider: Provider, native: &str) -> Kind {
+    capability(provider, native).kind
+}
+
 /// The agent's answer when the hook failed (bad input, handler error,
 /// panic, timeout), per the fail policy, enforced with the agent's real
 /// blocking mechanism where the event can block. `event` is `None` when the
@@ -154,10 +228,12 @@ pub fn fail_response(
             // The event is unknown: exit 2 with stderr is the one answer both
             // Claude Code and Codex read as "block" on every gating event.
             let mut r = undecodable(provider, Fail::Closed, &diag);
+            // `block` where the dialect blocks with a verdict on stdout (Gemini).
+            let to = if r.exit_code == 2 { "exit_2" } else { "block" };
             r.notes = vec![Note::new(
                 "fail_closed",
                 Some(error.code().as_str()),
-                Some("exit_2"),
+                Some(to),
                 "",
             )];
             r
