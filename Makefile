@@ -5,6 +5,12 @@ CARGO ?= cargo
 PYTHON ?= $(shell python3 -c 'import sys; print(sys.executable)' 2>/dev/null || echo python3)
 export CARGO_TERM_COLOR ?= never
 
+# Each language/area adds its own targets in mk/<area>.mk and appends the
+# tier-1 ones to TIER1_EXTRA (and real-agent ones to TIER2_EXTRA).
+TIER1_EXTRA :=
+TIER2_EXTRA :=
+include $(sort $(wildcard mk/*.mk))
+
 .PHONY: demo test tier1 tier2 fmt-check clippy build unit fixtures bench-build fuzz-replay bench fuzz e2e clean
 
 ## demo: build the example guard and answer a real-shaped payload of every supported event
@@ -16,7 +22,7 @@ demo:
 test: tier1 tier2
 	@echo "make test: all tiers done (see SKIPPED lines above, if any)"
 
-tier1: fmt-check clippy build unit bench-build fuzz-replay
+tier1: fmt-check clippy build unit bench-build fuzz-replay $(TIER1_EXTRA)
 	@echo "== tier 1 passed"
 
 fmt-check:
@@ -38,7 +44,7 @@ fuzz-replay:
 	$(CARGO) test -q -p agenthooks --test fuzz_corpus
 
 ## tier 2: real Claude Code and Codex in a loopback-only network namespace
-tier2 e2e: build
+tier2 e2e: build $(TIER2_EXTRA)
 	tests/e2e/smoke
 
 ## bench: criterion benchmarks (numbers go to docs/benchmarks.md)

@@ -81,7 +81,8 @@ pub fn plan(
     // Loop guard across agents: cap consecutive continuations.
     if d.kind == D::Continue {
         let count = event.stop.as_ref().and_then(|s| s.loop_count).unwrap_or(0);
-        if count >= u64::from(policy.continuation_cap) {
+        // A cap of 0 disables the guard (as Claude's CLAUDE_CODE_STOP_HOOK_BLOCK_CAP=0 does).
+        if policy.continuation_cap > 0 && count >= u64::from(policy.continuation_cap) {
             notes.push(Note::new(
                 "continuation_capped",
                 Some("continue"),

@@ -18,6 +18,8 @@
 #![deny(missing_docs)]
 
 pub mod capability;
+pub mod dedupe;
+pub mod detect;
 pub mod dialect;
 pub mod error;
 pub mod model;

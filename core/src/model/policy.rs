@@ -47,7 +47,7 @@ pub struct Policy {
     pub unsupported: Unsupported,
     /// What `ask` becomes where it cannot be expressed.
     pub ask_fallback: AskFallback,
-    /// Maximum consecutive `continue` decisions on stop events.
+    /// Maximum consecutive `continue` decisions on stop events (0 = no cap).
     pub continuation_cap: u32,
     /// Handler deadline in milliseconds (None = 90% of the configured
     /// timeout, else 55 000).
