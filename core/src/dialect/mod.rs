@@ -253,7 +253,16 @@ pub fn fail_response(
                 ..policy.clone()
             };
             let (mut r, to) = match d.and_then(|d| respond(e, &d, &strict_free).ok()) {
-                Some(r) => (r, "block"),
+                Some(r) => {
+                    // The block itself may have degraded (an agent that cannot
+                    // deny here): then it was only logged.
+                    let blocked = !r.notes.iter().any(|n| {
+                        n.code == "degraded"
+                            && matches!(n.from.as_deref(), Some("deny" | "block_prompt"))
+                            && matches!(n.to.as_deref(), Some("no_decision" | "accept_prompt"))
+                    });
+                    (r, if blocked { "block" } else { "logged_only" })
+                }
                 None => (
                     respond(e, &Decision::no_decision(), &Policy::default()).unwrap_or_default(),
                     "logged_only",
