@@ -336,11 +336,11 @@ fn refine(
         return Ok(d);
     }
     let original = ev.tool.as_ref().map(|t| &t.input);
-    let updated = d.updated_input.as_ref().expect("checked above");
+    let updated = d.updated_input.as_ref();
     let removed: Vec<&str> = original
         .into_iter()
         .flat_map(|m| m.keys())
-        .filter(|k| !updated.contains_key(*k))
+        .filter(|k| updated.is_some_and(|u| !u.contains_key(*k)))
         .map(String::as_str)
         .collect();
     if !removed.is_empty() {
