@@ -198,9 +198,16 @@ pub fn prepare(
     let mut event = dialect::decode(provider, &payload, &opts)
         .map_err(|e| dialect::fail_response_for_payload(provider, &payload, &e, &policy))?;
     let counter = ContinuationCounter::for_event(&event, args.state_dir.clone().or_else(state_dir));
-    if let (Some(c), Some(stop)) = (&counter, event.stop.as_mut()) {
-        if stop.loop_count.is_none() {
-            stop.loop_count = Some(c.current(stop.previously_continued));
+    if let Some(c) = &counter {
+        // Always consult the counter: a stop without the flag resets it,
+        // even when the dialect omitted an empty `stop` object.
+        let previously = event.stop.as_ref().is_some_and(|s| s.previously_continued);
+        let count = c.current(previously);
+        if count > 0 || event.stop.is_some() {
+            let stop = event.stop.get_or_insert_with(Default::default);
+            if stop.loop_count.is_none() {
+                stop.loop_count = Some(count);
+            }
         }
     }
     let deadline_ms = policy.deadline_ms(args.timeout_s);

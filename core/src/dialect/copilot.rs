@@ -533,7 +533,8 @@ pub fn encode(
         }
         _ => {}
     }
-    if let Some(ctx) = join_context(&d.context) {
+    // An empty-string override is rejected by Copilot (§4.1): omit it.
+    if let Some(ctx) = join_context(&d.context).filter(|c| !c.trim().is_empty()) {
         out.insert("additionalContext".into(), json!(ctx));
     }
     if let Some(n) = &d.native {
