@@ -23,6 +23,7 @@ pub mod detect;
 pub mod dialect;
 pub mod error;
 pub mod model;
+pub mod quirks;
 
 pub use capability::Capability;
 pub use dialect::{

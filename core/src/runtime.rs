@@ -197,6 +197,15 @@ pub fn prepare(
     };
     let mut event = dialect::decode(provider, &payload, &opts)
         .map_err(|e| dialect::fail_response_for_payload(provider, &payload, &e, &policy))?;
+    // Cursor fires a generic and a specific hook for one call, each in its
+    // own process: the second to arrive answers the no-op.
+    let claim = match &args.state_dir {
+        Some(d) => crate::dedupe::claim_in(&d.join("dedupe"), &event),
+        None => crate::dedupe::claim(&event),
+    };
+    if claim == crate::dedupe::Claim::Duplicate {
+        return Err(crate::dedupe::suppressed_response(&event));
+    }
     let counter = ContinuationCounter::for_event(&event, args.state_dir.clone().or_else(state_dir));
     if let Some(c) = &counter {
         // Always consult the counter: a stop without the flag resets it,
@@ -418,6 +427,9 @@ pub fn main(router: Router) -> ! {
 
 /// [`main`] without the exit, for tests and embedding.
 pub fn run_process(router: Router, argv: &[String]) -> i32 {
+    let mut argv = argv.to_vec();
+    let argv_payload = crate::dialect::cursor::take_argv_payload(&mut argv);
+    let argv = argv.as_slice();
     let args = match parse_args(argv) {
         Ok(Some(a)) => a,
         Ok(None) => {
@@ -435,7 +447,16 @@ pub fn run_process(router: Router, argv: &[String]) -> i32 {
     };
     let guard = StdoutGuard::divert();
     let limit = args.max_bytes.unwrap_or(DEFAULT_MAX_BYTES);
-    let payload = read_limited(std::io::stdin().lock(), limit);
+    let payload = match argv_payload {
+        // Legacy argv-payload modes (older Cursor CLI builds, Codex
+        // `notify`): the JSON is the last argument; stdin is not read.
+        Some(bytes) if bytes.len() <= limit => Ok(bytes),
+        Some(_) => Err(Error::TooLarge {
+            what: "argv payload",
+            limit,
+        }),
+        None => read_limited(std::io::stdin().lock(), limit),
+    };
     let resp = run(Arc::new(router), &args, payload);
     if !resp.stderr.is_empty() {
         let mut err = std::io::stderr().lock();

@@ -69,8 +69,17 @@ fn main() {
     assert_eq!((out.as_str(), code), ("", 2));
     assert!(err.contains("not_an_object"), "{err}");
 
+    // Legacy argv-payload mode: the JSON is the last argument, stdin unused.
+    let argv = format!(
+        "hook agenthooks run --provider=cursor {}",
+        r#"{"conversation_id":"c1","generation_id":"g1","hook_event_name":"preToolUse","tool_name":"Shell","tool_input":{"command":"ls"},"tool_use_id":"tu1"}"#
+    );
+    let (out, err, code) = run_child(&argv, b"");
+    assert_eq!(code, 0, "stderr: {err}");
+    assert!(out.contains("deny"), "argv payload decoded and answered: {out}");
+
     // Without the `agenthooks` word the program explains itself and exits 64.
     let (out, _err, code) = run_child("hook", b"{}");
     assert_eq!((out.as_str(), code), ("", 64));
-    println!("runtime_process: 4 process runs passed");
+    println!("runtime_process: 5 process runs passed");
 }

@@ -405,11 +405,17 @@ pub fn ask_enforced(ev: &Event) -> bool {
     ) {
         return false;
     }
-    let raw = ev.raw_json();
-    raw.get("cursor_version")
-        .and_then(Value::as_str)
-        .and_then(semver)
+    cursor_version(ev)
+        .and_then(|v| semver(&v))
         .is_some_and(|v| v < (2, 4, 21))
+}
+
+/// The payload's `cursor_version`, if any.
+fn cursor_version(ev: &Event) -> Option<String> {
+    match ev.raw_json().get("cursor_version") {
+        Some(Value::String(s)) => Some(s.clone()),
+        _ => None,
+    }
 }
 
 /// Cursor-only rules on top of the capability table.
@@ -464,6 +470,18 @@ fn refine(
         d.kind = D::FlagOutput;
         d.reason = d.replaced_output.take().map(|v| value_text(&v));
     }
+    if ev.native_name == "beforeReadFile"
+        && d.kind == D::Deny
+        && d.reason.as_deref().is_some_and(|r| !r.trim().is_empty())
+    {
+        // `permission` is the whole answer here: the reason has no field.
+        notes.push(Note::new(
+            "dropped",
+            Some("reason"),
+            None,
+            "Cursor's beforeReadFile answer has no message field",
+        ));
+    }
     if ev.native_name == "beforeSubmitPrompt"
         && d.system_message.is_some()
         && d.kind != D::BlockPrompt
@@ -511,13 +529,24 @@ pub fn encode(
             out.insert("continue".into(), json!(true));
         }
         if native != "beforeReadFile" {
+            // reason → the model; block reason and system message → the UI.
             let blocking = matches!(d.kind, D::Deny | D::Ask);
             let reason = nonempty(&d.reason).filter(|_| blocking);
-            if let Some(r) = &reason {
-                out.insert("agent_message".into(), json!(r));
-            }
-            if let Some(u) = human.or(reason) {
-                out.insert("user_message".into(), json!(u));
+            // Builds before 2.0.64 read the 1.7 camelCase keys (§4.4).
+            let camel = (reason.is_some() || human.is_some())
+                && cursor_version(ev)
+                    .and_then(|v| semver(&v))
+                    .is_some_and(|v| v < (2, 0, 64));
+            for (snake, camel_key, value) in [
+                ("agent_message", "agentMessage", reason),
+                ("user_message", "userMessage", human),
+            ] {
+                if let Some(v) = value {
+                    if camel {
+                        out.insert(camel_key.into(), json!(v));
+                    }
+                    out.insert(snake.into(), json!(v));
+                }
             }
         }
         if native == "preToolUse" {
