@@ -457,7 +457,22 @@ pub fn run_process(router: Router, argv: &[String]) -> i32 {
         }),
         None => read_limited(std::io::stdin().lock(), limit),
     };
-    let resp = run(Arc::new(router), &args, payload);
+    let mut resp = run(Arc::new(router), &args, payload);
+    if std::env::var_os("AGENTHOOKS_NOTES").is_some_and(|v| !v.is_empty()) {
+        // Opt-in (demos, debugging): some agents read stderr as a verdict.
+        for n in &resp.notes {
+            resp.stderr.push_str(&format!(
+                "agenthooks: note: {} {} -> {}{}\n",
+                n.code,
+                n.from.as_deref().unwrap_or("-"),
+                n.to.as_deref().unwrap_or("-"),
+                n.detail
+                    .as_deref()
+                    .map(|d| format!(" ({d})"))
+                    .unwrap_or_default()
+            ));
+        }
+    }
     if !resp.stderr.is_empty() {
         let mut err = std::io::stderr().lock();
         let _ = err.write_all(resp.stderr.as_bytes());
