@@ -2,15 +2,20 @@
 
 Serve:   fake_model.py serve PORT_FILE LOG_FILE COMMAND
   Binds 127.0.0.1:0, writes the port to PORT_FILE atomically, logs each request
-  as one JSONL line to LOG_FILE. Speaks Anthropic Messages (POST /v1/messages)
-  and OpenAI Responses (POST /v1/responses). Turn 1: one shell tool call running
-  COMMAND. Later turns (and side requests without tools): the text "done".
-  The turn is the number of assistant/function_call items already in the
-  request, so the script is stateless and retry-safe.
+  as one JSONL line to LOG_FILE. Speaks Anthropic Messages (POST /v1/messages,
+  Claude Code), OpenAI Responses (POST /v1/responses, Codex), OpenAI chat
+  completions (POST /v1/chat/completions, Copilot CLI and Kimi Code) and Gemini
+  (POST /v1beta/models/M:streamGenerateContent|generateContent|countTokens).
+  Turn 1: one shell tool call running COMMAND. Later turns (and side requests
+  without tools): the text "done"; Gemini's router side call gets the JSON it
+  asks for. The turn is the number of earlier assistant turns (tool calls)
+  already in the request, so the script is stateless and retry-safe.
 
 Inspect: fake_model.py tool-result LOG_FILE
   Prints the tool result the agent sent back in the first turn-2 request
-  (Claude tool_result content / Codex function_call_output output); exit 1 if none.
+  (Claude tool_result content / Codex function_call_output output / chat
+  completions role:"tool" content / Gemini functionResponse.response as JSON);
+  exit 1 if none.
 """
 
 import json
@@ -126,10 +131,97 @@ def responses_answer(body, turn, command):
     return "text/event-stream", sse(events)
 
 
+# ---- OpenAI chat completions (Copilot CLI, Kimi Code) --------------------
+
+def chat_turn(body):
+    if not body.get("tools"):
+        return None
+    return sum(1 for m in body.get("messages") or [] if m.get("role") == "assistant")
+
+
+def chat_shell_tool(body):
+    """The agent's shell tool: Copilot calls it "bash", Kimi Code "Bash"."""
+    names = [(t.get("function") or {}).get("name") or t.get("name") or ""
+             for t in body.get("tools") or []]
+    return next((n for n in names if n.lower() in ("bash", "shell")), "bash")
+
+
+def chat_answer(body, turn, command):
+    cid, created, model = f"chatcmpl-e2e-{turn}", int(time.time()), body.get("model", "fake")
+    usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+    if turn == 0:
+        call = {"id": "call_e2e_1", "type": "function",
+                "function": {"name": chat_shell_tool(body),
+                             "arguments": json.dumps({"command": command,
+                                                      "description": "smoke test command"})}}
+        message = {"role": "assistant", "content": None, "tool_calls": [call]}
+        deltas = [{"role": "assistant", "content": ""},
+                  {"tool_calls": [dict(call, index=0, function=dict(call["function"], arguments=""))]},
+                  {"tool_calls": [{"index": 0, "function": {"arguments": call["function"]["arguments"]}}]}]
+        finish = "tool_calls"
+    else:
+        message = {"role": "assistant", "content": DONE}
+        deltas = [{"role": "assistant", "content": ""}, {"content": DONE}]
+        finish = "stop"
+    head = {"id": cid, "object": "chat.completion", "created": created, "model": model}
+    if not body.get("stream"):
+        return "application/json", json.dumps(dict(head, usage=usage, choices=[
+            {"index": 0, "message": message, "finish_reason": finish}])).encode()
+    head["object"] = "chat.completion.chunk"
+    chunks = [dict(head, choices=[{"index": 0, "delta": d, "finish_reason": None}]) for d in deltas]
+    chunks.append(dict(head, choices=[{"index": 0, "delta": {}, "finish_reason": finish}]))
+    chunks.append(dict(head, choices=[], usage=usage))
+    return "text/event-stream", ("".join(f"data: {json.dumps(c)}\n\n" for c in chunks)
+                                 + "data: [DONE]\n\n").encode()
+
+
+# ---- Gemini generateContent (Gemini CLI) ---------------------------------
+
+def gemini_turn(body):
+    if not body.get("tools"):
+        return None  # the router side call (generationConfig.responseJsonSchema) has no tools
+    return sum(1 for c in body.get("contents") or [] if c.get("role") == "model"
+               and any("functionCall" in p for p in c.get("parts") or []))
+
+
+def gemini_answer(body, turn, command, path=""):
+    if path.endswith(":countTokens"):
+        return "application/json", json.dumps({"totalTokens": 10}).encode()
+    schema = (body.get("generationConfig") or {}).get("responseJsonSchema")
+    if not body.get("tools") and schema:  # router: answer the JSON object it asks for
+        parts = [{"text": json.dumps({"complexity_reasoning": "a single shell command",
+                                      "complexity_score": 1})}]
+    elif turn == 0 and body.get("tools"):
+        parts = [{"functionCall": {"name": "run_shell_command",
+                                   "args": {"command": command,
+                                            "description": "smoke test command"}}}]
+    else:
+        parts = [{"text": DONE}]
+    resp = {"candidates": [{"content": {"role": "model", "parts": parts},
+                            "finishReason": "STOP", "index": 0}],
+            "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5,
+                              "totalTokenCount": 15},
+            "modelVersion": "fake-model"}
+    if ":streamGenerateContent" in path:
+        return "text/event-stream", f"data: {json.dumps(resp)}\n\n".encode()
+    return "application/json", json.dumps(resp).encode()
+
+
 ROUTES = {
     "/v1/messages": (anthropic_turn, anthropic_answer),
     "/v1/responses": (responses_turn, responses_answer),
+    "/v1/chat/completions": (chat_turn, chat_answer),
 }
+GEMINI_PREFIX = "/v1beta/models/"
+GEMINI_METHODS = (":streamGenerateContent", ":generateContent", ":countTokens")
+
+
+def route_for(path):
+    if path in ROUTES:
+        return ROUTES[path]
+    if path.startswith(GEMINI_PREFIX) and path.endswith(GEMINI_METHODS):
+        return gemini_turn, lambda body, turn, command: gemini_answer(body, turn, command, path)
+    return None
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -151,7 +243,7 @@ class Handler(BaseHTTPRequestHandler):
         self.handle_any(body)
 
     def handle_any(self, body):
-        route = ROUTES.get(self.path.split("?")[0]) if isinstance(body, dict) else None
+        route = route_for(self.path.split("?")[0]) if isinstance(body, dict) else None
         turn = route[0](body) if route else None
         entry = {"time": time.time(), "method": self.command, "path": self.path,
                  "headers": dict(self.headers), "body": body, "turn": turn}
@@ -198,6 +290,16 @@ def tool_result(log_file):
             if i.get("type") == "function_call_output":
                 o = i.get("output")
                 return o if isinstance(o, str) else json.dumps(o)
+        for m in body.get("messages") or []:  # chat completions: role "tool" message
+            if m.get("role") == "tool":
+                c = m.get("content")
+                if isinstance(c, list):
+                    c = "".join(x.get("text", "") for x in c if isinstance(x, dict))
+                return c if isinstance(c, str) else json.dumps(c)
+        for c in body.get("contents") or []:  # Gemini: functionResponse part
+            for p in c.get("parts") or []:
+                if "functionResponse" in p:
+                    return json.dumps(p["functionResponse"].get("response"))
     return None
 
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Stand-in for target/debug/guard, for harness self-checks only.
 
-Usage (as the agents call it): standin_hook.py agenthooks run --provider=claude-code|codex
-Denies a shell command containing "rm -rf" with the documented PreToolUse deny
-JSON (the same shape for both providers); otherwise prints nothing (no opinion).
+Usage (as the agents call it):
+  standin_hook.py agenthooks run --provider=claude-code|codex|gemini|copilot|kimi-code [--event=E]
+Denies a shell command containing "rm -rf" with the agent's documented pre-tool deny
+(reason "destructive command: <cmd>"); otherwise prints nothing (no opinion).
 Always exits 0. If AH_E2E_HOOK_LOG is set, appends one JSON line per call there.
 """
 
@@ -18,13 +19,30 @@ try:
     payload = json.loads(raw)
 except ValueError:
     payload = {}
-command = (payload.get("tool_input") or {}).get("command", "")
-if provider in ("claude-code", "codex") and isinstance(command, str) and "rm -rf" in command:
-    answer = json.dumps({"hookSpecificOutput": {
-        "hookEventName": "PreToolUse",
-        "permissionDecision": "deny",
-        "permissionDecisionReason": f"destructive command: {command}",
-    }})
+if not isinstance(payload, dict):
+    payload = {}
+args = payload.get("tool_input")
+if args is None:  # Copilot camelCase: toolArgs, an object (1.0.102) or a JSON string
+    args = payload.get("toolArgs")
+    if isinstance(args, str):
+        try:
+            args = json.loads(args)
+        except ValueError:
+            args = {}
+command = (args or {}).get("command", "") if isinstance(args, dict) else ""
+if isinstance(command, str) and "rm -rf" in command:
+    reason = f"destructive command: {command}"
+    if provider in ("claude-code", "codex", "kimi-code"):
+        answer = {"hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": reason,
+        }}
+    elif provider == "gemini":
+        answer = {"decision": "deny", "reason": reason}
+    elif provider == "copilot":
+        answer = {"permissionDecision": "deny", "permissionDecisionReason": reason}
+    answer = json.dumps(answer) if answer else ""
 log = os.environ.get("AH_E2E_HOOK_LOG")
 if log:
     with open(log, "a") as f:
