@@ -1,5 +1,7 @@
 //! The `agenthooks` command: argument parsing only; the core does the work.
 
+mod host;
+
 use std::io::{Read, Write};
 use std::process::{Command, ExitCode, Stdio};
 use std::sync::Arc;
@@ -8,6 +10,8 @@ use std::time::{Duration, Instant};
 use agenthooks::runtime::{StdoutGuard, read_limited};
 use agenthooks::{Decision, DecodeOptions, Error, Event, Policy, Provider, Response};
 use clap::{Args, Parser, Subcommand};
+
+mod install;
 
 #[derive(Parser)]
 #[command(
@@ -72,6 +76,18 @@ enum Cmd {
         #[arg(last = true, required = true)]
         command: Vec<String>,
     },
+    /// Host side: run the hooks of a Claude Code or Codex configuration.
+    #[command(subcommand)]
+    Host(host::HostCmd),
+    /// The registry of known agent quirks (table, or JSON with --json).
+    Quirks {
+        /// Only this agent.
+        #[arg(long, alias = "agent")]
+        provider: Option<String>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// What each agent can express, per native event (JSON).
     Capabilities {
         /// Only this agent.
@@ -81,6 +97,12 @@ enum Cmd {
         #[arg(long)]
         event: Option<String>,
     },
+    /// Install hooks from a manifest into agent configs (merging, never replacing).
+    Install(install::InstallArgs),
+    /// Remove exactly the manifest's hooks from agent configs.
+    Uninstall(install::InstallArgs),
+    /// What is installed where, wired twice, and does it answer.
+    Doctor(install::DoctorArgs),
 }
 
 fn main() -> ExitCode {
@@ -106,9 +128,14 @@ fn main() -> ExitCode {
             fail.as_deref(),
             &command,
         ),
+        Cmd::Host(h) => host::main(h),
+        Cmd::Quirks { provider, json } => quirks_cmd(provider.as_deref(), json),
         Cmd::Capabilities { provider, event } => {
             capabilities_cmd(provider.as_deref(), event.as_deref())
         }
+        Cmd::Install(a) => install::install_cmd(&a, agenthooks::install::Action::Install),
+        Cmd::Uninstall(a) => install::install_cmd(&a, agenthooks::install::Action::Uninstall),
+        Cmd::Doctor(a) => install::doctor_cmd(&a),
     }
 }
 
@@ -160,7 +187,7 @@ fn decode_cmd(c: &Common) -> ExitCode {
 
 fn emit(resp: &Response, as_json: bool) -> ExitCode {
     if as_json {
-        println!("{}", resp.to_json());
+        say(&resp.to_json());
         return ExitCode::SUCCESS;
     }
     let _ = std::io::stderr().write_all(resp.stderr.as_bytes());
@@ -325,9 +352,33 @@ fn capabilities_cmd(provider: Option<&str>, event: Option<&str>) -> ExitCode {
             .collect();
         out.insert(p.id().to_string(), serde_json::Value::Array(rows));
     }
-    println!(
-        "{}",
-        serde_json::to_string_pretty(&serde_json::Value::Object(out)).unwrap_or_default()
-    );
+    say(&serde_json::to_string_pretty(&serde_json::Value::Object(out)).unwrap_or_default());
     ExitCode::SUCCESS
+}
+
+fn quirks_cmd(provider: Option<&str>, json: bool) -> ExitCode {
+    let list: Vec<&agenthooks::quirks::Quirk> = match provider {
+        Some(p) => match Provider::parse(p) {
+            Ok(p) => agenthooks::quirks::for_provider(p),
+            Err(e) => return fatal(&e),
+        },
+        None => agenthooks::quirks::all().iter().collect(),
+    };
+    if json {
+        say(&serde_json::to_string_pretty(&list).unwrap_or_default());
+    } else {
+        for q in list {
+            say(&format!("{:<14} {:<22} {}", q.id, q.event, q.behaviour));
+            say(&format!("{:<14} {:<22} -> {}", "", "", q.mitigation));
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// Writes a line to stdout, ignoring a closed pipe (`| head`): a CLI
+/// must not panic on it.
+fn say(line: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(line.as_bytes());
+    let _ = out.write_all(b"\n");
 }

@@ -22,6 +22,7 @@ pub mod dedupe;
 pub mod detect;
 pub mod dialect;
 pub mod error;
+pub mod install;
 pub mod model;
 pub mod quirks;
 
@@ -31,6 +32,8 @@ pub use dialect::{
 };
 pub use error::{Error, ErrorCode, Result};
 pub use model::*;
+pub mod host;
+pub mod matcher;
 pub mod merge;
 pub mod router;
 pub mod runtime;

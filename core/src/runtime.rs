@@ -13,7 +13,9 @@ use std::time::Duration;
 
 use crate::dialect::{self, DEFAULT_MAX_BYTES, DecodeOptions};
 use crate::error::Error;
-use crate::model::{Decision, DecisionKind, Event, Fail, Kind, Policy, Provider, Response};
+use crate::model::{
+    Decision, DecisionKind, Detection, Event, Fail, Kind, Policy, Provider, Response,
+};
 use crate::router::Router;
 
 /// Parsed `agenthooks run` arguments.
@@ -171,14 +173,18 @@ pub fn prepare(
     if let Some(f) = args.fail {
         policy.fail = f;
     }
-    let provider = match args.provider.as_deref() {
-        Some(p) => Provider::parse(p),
-        None => Err(Error::InvalidArgument {
-            message: "no --provider given".into(),
+    // Which agent called: `--provider` first, then environment, then the
+    // payload's shape (see `detect`).
+    let env = |k: &str| std::env::var(k).ok();
+    let detected = match (args.provider.as_deref(), &payload) {
+        (Some(p), _) => Provider::parse(p).map(|p| (p, Detection::Config, None)),
+        (None, Ok(bytes)) => crate::detect::detect(None, &env, &[], bytes),
+        (None, Err(e)) => Err(Error::InvalidArgument {
+            message: format!("no --provider given and the payload could not be read ({e})"),
         }),
     };
-    let provider = match provider {
-        Ok(p) => p,
+    let (provider, detection, variant) = match detected {
+        Ok(d) => d,
         Err(e) => {
             // Unknown agent: the safest answer every agent reads as "no
             // opinion" is exit 0 with empty stdout, plus a diagnostic.
@@ -190,10 +196,10 @@ pub fn prepare(
     };
     let payload = payload.map_err(|e| dialect::fail_response(provider, None, &e, &policy))?;
     let opts = DecodeOptions {
-        variant: args.variant.clone(),
+        variant: args.variant.clone().or(variant),
         event: args.event.clone(),
         max_bytes: args.max_bytes.unwrap_or(DEFAULT_MAX_BYTES),
-        ..DecodeOptions::default()
+        detection,
     };
     let mut event = dialect::decode(provider, &payload, &opts)
         .map_err(|e| dialect::fail_response_for_payload(provider, &payload, &e, &policy))?;
@@ -578,5 +584,28 @@ mod tests {
         let fresh = run(r, &a, Ok(stop(false)));
         assert!(fresh.stdout.contains("\"block\""));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn provider_detected_by_shape_when_not_given() {
+        let a = RunArgs {
+            command: "run".into(),
+            ..RunArgs::default()
+        };
+        let codex = br#"{"session_id":"s","turn_id":"t","model":"gpt-5","cwd":"/w","hook_event_name":"PreToolUse","permission_mode":"default","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"c"}"#;
+        let inv = prepare(&a, &Policy::default(), Ok(codex.to_vec())).unwrap();
+        assert_eq!(inv.event.provider, Provider::Codex);
+        assert_eq!(inv.event.detection, Some(Detection::Shape));
+        let cursor = br#"{"conversation_id":"c","generation_id":"g","hook_event_name":"beforeShellExecution","command":"ls","cwd":"/w","workspace_roots":["/w"]}"#;
+        let inv = prepare(&a, &Policy::default(), Ok(cursor.to_vec())).unwrap();
+        assert_eq!(inv.event.provider, Provider::Cursor);
+        // Nothing recognisable: a neutral answer with a diagnostic.
+        let answer = prepare(&a, &Policy::fail_closed(), Ok(b"{}".to_vec())).unwrap_err();
+        assert_eq!((answer.stdout.as_str(), answer.exit_code), ("", 0));
+        assert!(
+            answer.stderr.contains("unknown_provider"),
+            "{}",
+            answer.stderr
+        );
     }
 }

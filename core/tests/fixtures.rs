@@ -240,7 +240,34 @@ fn run_case(c: &Case) {
         event: c.event.clone(),
         ..DecodeOptions::default()
     };
+    let mut opts = opts;
     let provider = Provider::parse(&c.provider);
+    if c.env.is_some() || c.argv.is_some() {
+        // Detection cases: the provider must be found from env/argv/shape
+        // alone (no flag), and the decode records how.
+        let env = c.env.clone().unwrap_or_default();
+        let lookup = |k: &str| env.get(k).cloned();
+        let argv = c.argv.clone().unwrap_or_default();
+        // A `--provider` in the fixture's argv is the config flag.
+        let mut rest = argv.clone();
+        let _ = agenthooks::dialect::cursor::take_argv_payload(&mut rest);
+        let flag = agenthooks::runtime::parse_args(&rest)
+            .ok()
+            .flatten()
+            .and_then(|a| a.provider);
+        let (p, how, variant) = agenthooks::detect::detect(flag.as_deref(), &lookup, &argv, &bytes)
+            .unwrap_or_else(|e| panic!("{}: detection failed: {e}", c.name));
+        assert_eq!(
+            Ok(p),
+            provider.as_ref().map(|p| *p).map_err(|_| ()),
+            "{}: detected provider",
+            c.name
+        );
+        opts.detection = how;
+        if opts.variant.is_none() {
+            opts.variant = variant;
+        }
+    }
     let decoded: Result<agenthooks::Event, Error> = match &provider {
         Ok(p) => agenthooks::decode(*p, &bytes, &opts),
         Err(_) => Err(Provider::parse(&c.provider).unwrap_err()),
@@ -366,8 +393,6 @@ fn provider_fixtures() {
                 "duplicate fixture name {}",
                 c.name
             );
-            // argv/env drive detection; the runtime tests read them.
-            let _ = (&c.argv, &c.env);
             if let Some(f) = &filter {
                 if !c.name.contains(f.as_str()) {
                     continue;
