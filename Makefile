@@ -44,8 +44,9 @@ fuzz-replay:
 	$(CARGO) test -q -p agenthooks --test fuzz_corpus
 
 ## tier 2: real Claude Code and Codex in a loopback-only network namespace
-tier2 e2e: build $(TIER2_EXTRA)
+tier2 e2e: build
 	tests/e2e/smoke
+	@for t in $(TIER2_EXTRA); do $(MAKE) --no-print-directory $$t || exit 1; done
 
 ## bench: criterion benchmarks (numbers go to docs/benchmarks.md)
 bench:

@@ -155,17 +155,21 @@ fn opts(c: &Common) -> DecodeOptions {
 
 /// Reads and decodes the payload; on failure returns the fail policy's
 /// answer for it (which peeks at the bytes, e.g. for stop events).
-fn read_event(c: &Common, provider: Provider, policy: &Policy) -> Result<Event, (Error, Response)> {
+fn read_event(
+    c: &Common,
+    provider: Provider,
+    policy: &Policy,
+) -> Result<Event, Box<(Error, Response)>> {
     let bytes = match read_limited(std::io::stdin().lock(), c.max_bytes) {
         Ok(b) => b,
         Err(e) => {
             let r = agenthooks::fail_response(provider, None, &e, policy);
-            return Err((e, r));
+            return Err(Box::new((e, r)));
         }
     };
     agenthooks::decode(provider, &bytes, &opts(c)).map_err(|e| {
         let r = agenthooks::dialect::fail_response_for_payload(provider, &bytes, &e, policy);
-        (e, r)
+        Box::new((e, r))
     })
 }
 
@@ -181,7 +185,7 @@ fn decode_cmd(c: &Common) -> ExitCode {
             let _ = out.write_all(b"\n");
             ExitCode::SUCCESS
         }
-        Err((e, _)) => fatal(&e),
+        Err(b) => fatal(&b.0),
     }
 }
 
@@ -208,7 +212,7 @@ fn respond_cmd(c: &Common, decision: &str, policy: Option<&str>, as_json: bool) 
     };
     let ev = match read_event(c, provider, &policy) {
         Ok(ev) => ev,
-        Err((_e, answer)) => return emit(&answer, as_json),
+        Err(b) => return emit(&b.1, as_json),
     };
     let resp = Decision::from_json(decision)
         .and_then(|d| agenthooks::respond(&ev, &d, &policy))
@@ -244,7 +248,7 @@ fn exec_cmd(
     let guard = StdoutGuard::divert();
     let ev = match read_event(c, provider, &policy) {
         Ok(ev) => Arc::new(ev),
-        Err((_e, answer)) => return emit_guarded(&guard, &answer),
+        Err(b) => return emit_guarded(&guard, &b.1),
     };
     let deadline = Duration::from_millis(policy.deadline_ms(timeout));
     let resp = run_child(command, &ev, deadline)
