@@ -203,6 +203,10 @@ pub fn prepare(
     };
     let mut event = dialect::decode(provider, &payload, &opts)
         .map_err(|e| dialect::fail_response_for_payload(provider, &payload, &e, &policy))?;
+    // `--match` / `--hook-id`: where an agent's matcher dialect could not
+    // express the manifest's matcher, the config matches broadly and we
+    // filter here (a non-matching call answers the no-op).
+    crate::install::filter::gate(args, &event, &policy)?;
     // Cursor fires a generic and a specific hook for one call, each in its
     // own process: the second to arrive answers the no-op.
     let claim = match &args.state_dir {

@@ -7,6 +7,7 @@ use std::process::{Command, Stdio};
 use agenthooks::{Decision, Router};
 
 const CHILD: &str = "AH_RUNTIME_CHILD";
+static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
 fn child_main() -> ! {
     let mut r = Router::new();
@@ -29,6 +30,16 @@ fn run_child(argv: &str, stdin: &[u8]) -> (String, String, i32) {
     let mut child = Command::new(exe)
         .env(CHILD, "1")
         .env("AH_RUNTIME_ARGV", argv)
+        // A fresh state dir per run: Cursor's cross-process dedupe would
+        // otherwise suppress a repeat of the same call within its TTL.
+        .env(
+            "AGENTHOOKS_STATE_DIR",
+            std::env::temp_dir().join(format!(
+                "ah-runtime-process-{}-{}",
+                std::process::id(),
+                NEXT.fetch_add(1, std::sync::atomic::Ordering::SeqCst)
+            )),
+        )
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -76,7 +87,10 @@ fn main() {
     );
     let (out, err, code) = run_child(&argv, b"");
     assert_eq!(code, 0, "stderr: {err}");
-    assert!(out.contains("deny"), "argv payload decoded and answered: {out}");
+    assert!(
+        out.contains("deny"),
+        "argv payload decoded and answered: {out}"
+    );
 
     // Without the `agenthooks` word the program explains itself and exits 64.
     let (out, _err, code) = run_child("hook", b"{}");

@@ -1,0 +1,192 @@
+//! `agenthooks install`, `uninstall` and `doctor`: argument parsing and
+//! printing; the work is in `agenthooks::install`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use agenthooks::Provider;
+use agenthooks::install::{self, Action, InstallError, Manifest, Plan, Scope, Target, doctor};
+use clap::Args;
+
+/// Arguments of `install` and `uninstall`.
+#[derive(Args, Clone, Debug)]
+pub struct InstallArgs {
+    /// Agent id or alias, several separated by commas, or `all`.
+    #[arg(long, alias = "provider")]
+    agent: String,
+    /// user, project or local (Claude Code's settings.local.json).
+    #[arg(long, default_value = "project")]
+    scope: String,
+    /// The manifest: hooks.toml or hooks.json (see docs/install.md).
+    #[arg(long)]
+    manifest: PathBuf,
+    /// Project directory (default: the current directory).
+    #[arg(long)]
+    project: Option<PathBuf>,
+    /// Home directory (default: $HOME).
+    #[arg(long)]
+    home: Option<PathBuf>,
+    /// Show the diff and write nothing.
+    #[arg(long)]
+    dry_run: bool,
+    /// Cursor: the event names the target build knows (comma-separated);
+    /// hooks on other events are skipped rather than written.
+    #[arg(long, value_delimiter = ',')]
+    cursor_events: Option<Vec<String>>,
+}
+
+/// Arguments of `doctor`.
+#[derive(Args, Clone, Debug)]
+pub struct DoctorArgs {
+    /// Project directory (default: the current directory).
+    #[arg(long)]
+    project: Option<PathBuf>,
+    /// Home directory (default: $HOME).
+    #[arg(long)]
+    home: Option<PathBuf>,
+    /// Only list; do not run our hooks with a sample payload.
+    #[arg(long)]
+    no_run: bool,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+fn agents(spec: &str) -> Result<Vec<Provider>, String> {
+    if spec == "all" {
+        return Ok(Provider::ALL.to_vec());
+    }
+    spec.split(',')
+        .map(|s| Provider::parse(s.trim()).map_err(|e| e.to_string()))
+        .collect()
+}
+
+fn print_plan(p: &Plan, dry_run: bool, action: Action) {
+    let verb = match (action, dry_run) {
+        (Action::Install, false) => "installed",
+        (Action::Install, true) => "would install",
+        (Action::Uninstall, false) => "uninstalled",
+        (Action::Uninstall, true) => "would uninstall",
+    };
+    if p.is_noop() {
+        println!("{} ({}): unchanged", p.agent.id(), p.scope.as_str());
+    } else {
+        for c in &p.changes {
+            let what = match (&c.before, &c.after) {
+                (None, Some(_)) => "create",
+                (Some(_), None) => "remove",
+                _ => "update",
+            };
+            println!(
+                "{} ({}): {verb}: {what} {}",
+                p.agent.id(),
+                p.scope.as_str(),
+                c.path.display()
+            );
+        }
+        if dry_run {
+            print!("{}", p.diff());
+        }
+    }
+    for n in &p.notes {
+        println!("  note: {n}");
+    }
+}
+
+/// Runs `install` (`action` Install) or `uninstall`.
+pub fn install_cmd(a: &InstallArgs, action: Action) -> ExitCode {
+    let list = match agents(&a.agent) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("agenthooks: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let scope = match Scope::parse(&a.scope) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("agenthooks: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let manifest = match Manifest::load(&a.manifest) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("agenthooks: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let all = a.agent == "all";
+    let mut failed = false;
+    for agent in list {
+        let mut t = Target::from_env(agent, scope);
+        if let Some(p) = &a.project {
+            t.project = p.clone();
+        }
+        if let Some(h) = &a.home {
+            t.home = h.clone();
+        }
+        t.cursor_events = a.cursor_events.clone();
+        let r = if a.dry_run {
+            install::plan(&manifest, &t, action)
+        } else {
+            install::apply(&manifest, &t, action)
+        };
+        match r {
+            Ok(p) => print_plan(&p, a.dry_run, action),
+            Err(InstallError::Unsupported { agent, message }) if all => {
+                println!("{agent} ({}): skipped: {message}", scope.as_str());
+            }
+            Err(e) => {
+                eprintln!("agenthooks: {}: {e}", agent.id());
+                failed = true;
+            }
+        }
+    }
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Runs `doctor`.
+pub fn doctor_cmd(a: &DoctorArgs) -> ExitCode {
+    let mut t = Target::from_env(Provider::ClaudeCode, Scope::User);
+    if let Some(p) = &a.project {
+        t.project = p.clone();
+    }
+    if let Some(h) = &a.home {
+        t.home = h.clone();
+    }
+    let reports = doctor::report(&t.home, &t.project, &t.env, !a.no_run);
+    if a.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&reports).unwrap_or_default()
+        );
+    } else {
+        print!("{}", doctor::text(&reports));
+    }
+    let bad = reports.iter().any(|r| r.probes.iter().any(|p| !p.ok));
+    if bad {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agent_lists() {
+        assert_eq!(agents("all").unwrap().len(), 8);
+        assert_eq!(
+            agents("claude, codex").unwrap(),
+            vec![Provider::ClaudeCode, Provider::Codex]
+        );
+        assert!(agents("nope").is_err());
+    }
+}

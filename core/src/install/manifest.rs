@@ -1,0 +1,245 @@
+//! The install manifest (`hooks.toml` or `hooks.json`): which program to
+//! wire, for which events, with which matcher, timeout and fail posture,
+//! under which identity. The format is documented in `docs/install.md`.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::InstallError;
+use super::unified::Unified;
+use crate::model::{Kind, Provider};
+
+/// A parsed, validated manifest.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    /// Identity of this set of hooks: marks every entry we write, so
+    /// reinstalling and uninstalling touch exactly these. `[A-Za-z0-9._-]+`.
+    pub id: String,
+    /// The hook program (an absolute path is best: agents run hooks from
+    /// varying working directories).
+    pub program: String,
+    /// Arguments placed before the `agenthooks` word.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<String>,
+    /// Human text (Gemini's hook UI, doctor).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Default timeout of every hook, in seconds (default 30).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout: Option<u32>,
+    /// Default fail posture: `open` (default) or `closed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fail: Option<FailMode>,
+    /// The hooks.
+    #[serde(default)]
+    pub hooks: Vec<HookSpec>,
+}
+
+/// Fail posture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FailMode {
+    /// Errors and timeouts let the action through.
+    Open,
+    /// Errors and timeouts block, where the agent can block.
+    Closed,
+}
+
+/// One hook of the manifest.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HookSpec {
+    /// Stable id within the manifest (default: the kind, or the event);
+    /// `[A-Za-z0-9._-]+`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// Unified kind (`tool.pre`, `prompt.submitted`, ... any spelling).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// A native event name instead of a kind: wired only on the agents
+    /// that have an event of exactly that name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<String>,
+    /// Unified matcher (`shell`, `file.edit|file.write`, `mcp:github/*`,
+    /// `tool:Bash`, `*`).
+    #[serde(default, rename = "match", skip_serializing_if = "Option::is_none")]
+    pub matcher: Option<String>,
+    /// Whether the agent waits for the hook's answer (default true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocking: Option<bool>,
+    /// Timeout in seconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout: Option<u32>,
+    /// Fail posture of this hook.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fail: Option<FailMode>,
+    /// Human text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Only these agents (ids or aliases); default all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agents: Option<Vec<String>>,
+}
+
+/// A hook with every default applied and its matcher parsed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hook {
+    /// Id, unique within the manifest.
+    pub id: String,
+    /// The unified kind, when given by kind.
+    pub kind: Option<Kind>,
+    /// The native event, when given by event.
+    pub event: Option<String>,
+    /// Parsed unified matcher (empty = everything).
+    pub matcher: Unified,
+    /// Blocking.
+    pub blocking: bool,
+    /// Seconds.
+    pub timeout: u32,
+    /// Fail posture.
+    pub fail: FailMode,
+    /// Human text.
+    pub description: Option<String>,
+    /// Restriction to some agents.
+    pub agents: Option<Vec<Provider>>,
+}
+
+/// Default hook timeout, seconds.
+pub const DEFAULT_TIMEOUT: u32 = 30;
+
+fn valid_id(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 64
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+}
+
+impl Manifest {
+    /// Reads `hooks.toml` or `hooks.json` (by extension; else tries both).
+    pub fn load(path: &Path) -> Result<Manifest, InstallError> {
+        let text = std::fs::read_to_string(path).map_err(|e| InstallError::Io {
+            path: path.to_path_buf(),
+            message: format!("reading the manifest: {e}"),
+        })?;
+        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+        let m = if ext == "json" || (ext != "toml" && text.trim_start().starts_with('{')) {
+            Manifest::from_json(&text)
+        } else {
+            Manifest::from_toml(&text)
+        };
+        m.map_err(|e| match e {
+            InstallError::Manifest { message } => InstallError::Manifest {
+                message: format!("{}: {message}", path.display()),
+            },
+            other => other,
+        })
+    }
+
+    /// Parses TOML text.
+    pub fn from_toml(text: &str) -> Result<Manifest, InstallError> {
+        let m: Manifest = toml_edit::de::from_str(text).map_err(|e| InstallError::Manifest {
+            message: e.to_string().trim().to_string(),
+        })?;
+        m.validate()?;
+        Ok(m)
+    }
+
+    /// Parses JSON text.
+    pub fn from_json(text: &str) -> Result<Manifest, InstallError> {
+        let m: Manifest = serde_json::from_str(text).map_err(|e| InstallError::Manifest {
+            message: e.to_string(),
+        })?;
+        m.validate()?;
+        Ok(m)
+    }
+
+    /// Checks ids, kinds, matchers; returns the first problem.
+    pub fn validate(&self) -> Result<(), InstallError> {
+        self.resolved().map(|_| ())
+    }
+
+    /// The hooks with defaults applied.
+    pub fn resolved(&self) -> Result<Vec<Hook>, InstallError> {
+        let bad = |m: String| InstallError::Manifest { message: m };
+        if !valid_id(&self.id) {
+            return Err(bad(format!(
+                "id `{}`: use 1-64 of A-Z a-z 0-9 . _ -",
+                self.id
+            )));
+        }
+        if self.program.trim().is_empty() {
+            return Err(bad("program is empty".into()));
+        }
+        let mut out: Vec<Hook> = Vec::new();
+        for (i, h) in self.hooks.iter().enumerate() {
+            let at = format!("hooks[{i}]");
+            let kind = match &h.kind {
+                Some(k) => {
+                    Some(Kind::parse(k).map_err(|_| bad(format!("{at}: unknown kind `{k}`")))?)
+                }
+                None => None,
+            };
+            if kind.is_some() == h.event.is_some() {
+                return Err(bad(format!("{at}: give exactly one of `kind` and `event`")));
+            }
+            if kind == Some(Kind::Other) {
+                return Err(bad(format!(
+                    "{at}: kind `other` names no event; use `event = \"<native name>\"`"
+                )));
+            }
+            let id = match &h.id {
+                Some(id) => id.clone(),
+                None => kind
+                    .map(|k| k.as_str().to_string())
+                    .or_else(|| h.event.clone())
+                    .unwrap_or_default(),
+            };
+            if !valid_id(&id) {
+                return Err(bad(format!(
+                    "{at}: id `{id}`: use 1-64 of A-Z a-z 0-9 . _ -"
+                )));
+            }
+            if out.iter().any(|o| o.id == id) {
+                return Err(bad(format!(
+                    "{at}: id `{id}` is used twice (give each hook its own `id`)"
+                )));
+            }
+            let matcher = Unified::parse(h.matcher.as_deref().unwrap_or("*"))
+                .map_err(|e| bad(format!("{at}: match: {e}")))?;
+            if let Some(k) = kind {
+                matcher
+                    .check_for(k)
+                    .map_err(|e| bad(format!("{at}: match: {e}")))?;
+            }
+            let agents = match &h.agents {
+                Some(list) => Some(
+                    list.iter()
+                        .map(|a| {
+                            Provider::parse(a)
+                                .map_err(|_| bad(format!("{at}: unknown agent `{a}`")))
+                        })
+                        .collect::<Result<Vec<_>, _>>()?,
+                ),
+                None => None,
+            };
+            let timeout = h.timeout.or(self.timeout).unwrap_or(DEFAULT_TIMEOUT);
+            if timeout == 0 || timeout > 600 {
+                return Err(bad(format!("{at}: timeout {timeout} s (1 to 600)")));
+            }
+            out.push(Hook {
+                id,
+                kind,
+                event: h.event.clone(),
+                matcher,
+                blocking: h.blocking.unwrap_or(true),
+                timeout,
+                fail: h.fail.or(self.fail).unwrap_or(FailMode::Open),
+                description: h.description.clone(),
+                agents,
+            });
+        }
+        Ok(out)
+    }
+}
