@@ -1,0 +1,119 @@
+//! `Policy`: the declared fail posture, degradation, ask fallback and caps.
+
+use agenthooks::{AskFallback, Error, Fail, Policy, Unsupported};
+use pyo3::prelude::*;
+
+use crate::error::IntoPyResult;
+
+/// The policy a hook declares. Immutable.
+#[pyclass(module = "agenthooks._native", name = "Policy", frozen, eq)]
+#[derive(Clone, PartialEq)]
+pub struct PyPolicy {
+    pub(crate) inner: Policy,
+}
+
+#[pymethods]
+impl PyPolicy {
+    /// `fail`: `"open"` | `"closed"`; `unsupported`: `"degrade"` |
+    /// `"strict"`; `ask_fallback`: `"deny"` | `"no_decision"`;
+    /// `continuation_cap` (0 = no cap); `timeout_ms` (None = 90% of the
+    /// configured timeout, else 55 000). Invalid values raise
+    /// `InvalidArgumentError`.
+    #[new]
+    #[pyo3(signature = (*, fail="open", unsupported="degrade", ask_fallback="deny",
+        continuation_cap=5, timeout_ms=None))]
+    fn new(
+        fail: &str,
+        unsupported: &str,
+        ask_fallback: &str,
+        continuation_cap: u32,
+        timeout_ms: Option<u64>,
+    ) -> PyResult<Self> {
+        let bad = |what: &str, got: &str, expected: &str| Error::InvalidArgument {
+            message: format!("policy: {what} `{got}` (expected {expected})"),
+        };
+        let base = match fail {
+            "open" => Policy::fail_open(),
+            "closed" => Policy::fail_closed(),
+            other => return Err(bad("fail", other, "open or closed")).py(),
+        };
+        let unsupported = match unsupported {
+            "degrade" => Unsupported::Degrade,
+            "strict" => Unsupported::Strict,
+            other => return Err(bad("unsupported", other, "degrade or strict")).py(),
+        };
+        let ask_fallback = match ask_fallback {
+            "deny" => AskFallback::Deny,
+            "no_decision" => AskFallback::NoDecision,
+            other => return Err(bad("ask_fallback", other, "deny or no_decision")).py(),
+        };
+        // The core's builders: fields it adds later keep their defaults.
+        let mut inner = base
+            .unsupported(unsupported)
+            .ask_fallback(ask_fallback)
+            .continuation_cap(continuation_cap);
+        if let Some(ms) = timeout_ms {
+            inner = inner.timeout_ms(ms);
+        }
+        Ok(PyPolicy { inner })
+    }
+
+    /// Parses a (partial) policy JSON; missing fields take the defaults.
+    #[staticmethod]
+    fn from_json(text: &str) -> PyResult<Self> {
+        Ok(PyPolicy {
+            inner: Policy::from_json(text).py()?,
+        })
+    }
+
+    /// The policy as JSON.
+    fn to_json(&self) -> String {
+        serde_json::to_string(&self.inner).unwrap_or_default()
+    }
+
+    /// The effective handler deadline given the hook timeout the agent's
+    /// config passed (seconds).
+    #[pyo3(signature = (configured_timeout_s=None))]
+    fn deadline_ms(&self, configured_timeout_s: Option<f64>) -> u64 {
+        self.inner.deadline_ms(configured_timeout_s)
+    }
+
+    /// `"open"` or `"closed"`.
+    #[getter]
+    fn fail(&self) -> &'static str {
+        match self.inner.fail {
+            Fail::Open => "open",
+            Fail::Closed => "closed",
+        }
+    }
+    /// `"degrade"` or `"strict"`.
+    #[getter]
+    fn unsupported(&self) -> &'static str {
+        match self.inner.unsupported {
+            Unsupported::Degrade => "degrade",
+            Unsupported::Strict => "strict",
+        }
+    }
+    /// `"deny"` or `"no_decision"`.
+    #[getter]
+    fn ask_fallback(&self) -> &'static str {
+        match self.inner.ask_fallback {
+            AskFallback::Deny => "deny",
+            AskFallback::NoDecision => "no_decision",
+        }
+    }
+    /// Maximum consecutive `continue` decisions on stop events (0 = no cap).
+    #[getter]
+    fn continuation_cap(&self) -> u32 {
+        self.inner.continuation_cap
+    }
+    /// Handler deadline in milliseconds, when set.
+    #[getter]
+    fn timeout_ms(&self) -> Option<u64> {
+        self.inner.timeout_ms
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Policy.from_json({:?})", self.to_json())
+    }
+}

@@ -1,0 +1,218 @@
+"""`ah.main` end to end, as real hook processes.
+
+The Python example guard must answer every payload of every agent exactly
+as the Rust example guard does (same stdout, stderr and exit code); the
+deadline abandons hung handlers (sync and async) and the process still
+exits promptly; nothing but the answer reaches stdout.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import pathlib
+import subprocess
+import textwrap
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Dict, List, Optional, Tuple
+
+import pytest
+
+import agenthooks as ah
+
+from conftest import (
+    EXAMPLE_GUARD,
+    FIXTURES,
+    PYTHON,
+    RUST_GUARD,
+    compact,
+    load_json,
+    run_hook,
+)
+
+PRE = b'{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"t"}'
+Answer = Tuple[str, str, int]
+
+
+def script(tmp_path: pathlib.Path, body: str) -> List[str]:
+    path = tmp_path / "hook.py"
+    path.write_text("import agenthooks as ah\n" + textwrap.dedent(body))
+    return [PYTHON, str(path)]
+
+
+def answer(p: "subprocess.CompletedProcess[bytes]") -> Answer:
+    return p.stdout.decode(), p.stderr.decode(), p.returncode
+
+
+def guard_cases() -> List[Tuple[str, List[str], bytes]]:
+    """(name, argv tail, stdin) for every provider fixture payload (all
+    forms but the generated giants)."""
+    out = []
+    for f in sorted(FIXTURES.glob("*/*.json")):
+        if f.parent.name == "router":
+            continue
+        c = load_json(f)
+        if "payload" in c:
+            data = compact(c["payload"])
+        elif "payload_text" in c:
+            data = c["payload_text"].encode()
+        elif "payload_b64" in c:
+            data = base64.b64decode(c["payload_b64"])
+        else:
+            continue
+        tail = ["agenthooks", "run", f"--provider={c['provider']}"]
+        if c.get("event"):
+            tail.append(f"--event={c['event']}")
+        if c.get("variant"):
+            tail.append(f"--variant={c['variant']}")
+        out.append((c["name"], tail, data))
+    return out
+
+
+def run_all(argv0: List[str], cases: List[Tuple[str, List[str], bytes]], state: pathlib.Path) -> List[Answer]:
+    env = dict(os.environ, AGENTHOOKS_STATE_DIR=str(state))
+    return [answer(run_hook(argv0 + tail, data, env)) for _name, tail, data in cases]
+
+
+def test_python_guard_answers_like_the_rust_guard(tmp_path: pathlib.Path) -> None:
+    if not RUST_GUARD.exists():
+        pytest.fail(f"{RUST_GUARD} not built (make python-test builds it)")
+    cases = guard_cases()
+    providers = {tail[2] for _n, tail, _d in cases}
+    assert len(providers) >= 5, providers
+    # The two sequences run side by side, each in order, each with its own
+    # state dir (the stop loop guard counts across processes).
+    with ThreadPoolExecutor(2) as pool:
+        py = pool.submit(run_all, [PYTHON, str(EXAMPLE_GUARD)], cases, tmp_path / "py")
+        rs = pool.submit(run_all, [str(RUST_GUARD)], cases, tmp_path / "rs")
+        got, want = py.result(), rs.result()
+    diffs = [
+        f"{name}:\n  python {g}\n  rust   {w}"
+        for (name, _t, _d), g, w in zip(cases, got, want)
+        if g != w
+    ]
+    assert not diffs, f"{len(diffs)} of {len(cases)} differ:\n" + "\n".join(diffs[:20])
+    decisions = {json.loads(g[0]).get("hookSpecificOutput", {}).get("permissionDecision")
+                 for g in got if g[0].startswith("{")}
+    assert {"deny", "allow"} <= decisions  # the guard really decided things
+
+
+def test_stray_output_goes_to_stderr(tmp_path: pathlib.Path) -> None:
+    argv = script(tmp_path, """
+        import os, sys
+        router = ah.Router()
+
+        @router.on_tool_pre
+        def noisy(event: ah.ToolPreEvent) -> ah.Decision:
+            print("stray print from a handler:", event.tool.command)
+            sys.stdout.write("no newline either")
+            os.write(1, b"raw fd 1\\n")
+            os.system("echo from a child process")
+            return ah.deny("noisy handler says no")
+
+        ah.main(router)
+    """)
+    out, err, code = answer(run_hook(argv + ["agenthooks", "run", "--provider=claude-code"], PRE))
+    assert code == 0, err
+    v = json.loads(out)  # nothing but the answer
+    assert v["hookSpecificOutput"]["permissionDecision"] == "deny"
+    for s in ("stray print from a handler: ls", "no newline either", "raw fd 1", "from a child process"):
+        assert s in err, err
+
+
+@pytest.mark.parametrize("kind", ["sync", "async", "thread"])
+def test_a_hung_handler_is_abandoned_at_the_deadline(tmp_path: pathlib.Path, kind: str) -> None:
+    body = {
+        "sync": "import time\n\ndef hang() -> None:\n    time.sleep(3600)\n",
+        "async": "import asyncio\n\nasync def hang() -> None:\n    await asyncio.sleep(3600)\n",
+        # A non-daemon thread that never ends must not keep the process alive either.
+        "thread": "import threading, time\n\ndef hang() -> None:\n"
+                  "    threading.Thread(target=time.sleep, args=(3600,)).start()\n    time.sleep(3600)\n",
+    }[kind]
+    call = "await hang()" if kind == "async" else "hang()"
+    defn = "async def" if kind == "async" else "def"
+    argv = script(tmp_path, body + textwrap.dedent(f"""
+        router = ah.Router(policy=ah.Policy(fail="closed"))
+
+        @router.on_tool_pre
+        {defn} guard(event: ah.ToolPreEvent) -> ah.Decision:
+            {call}
+            return ah.allow()
+
+        ah.main(router)
+    """))
+    t0 = time.monotonic()
+    out, err, code = answer(run_hook(argv + ["agenthooks", "run", "--provider=claude-code", "--timeout=1"], PRE, timeout=30))
+    elapsed = time.monotonic() - t0
+    assert elapsed < 10, elapsed  # deadline 0.9 s, then a prompt exit
+    assert "handler_timeout" in err
+    assert json.loads(out)["hookSpecificOutput"]["permissionDecision"] == "deny"  # fail closed
+    assert code == 0
+
+
+def test_exceptions_follow_the_fail_policy(tmp_path: pathlib.Path) -> None:
+    argv = script(tmp_path, """
+        router = ah.Router()
+
+        @router.on_tool_pre
+        def boom(event: ah.ToolPreEvent) -> ah.Decision:
+            raise RuntimeError("db down")
+
+        ah.main(router)
+    """)
+    out, err, code = answer(run_hook(argv + ["agenthooks", "run", "--provider=codex"], PRE))
+    assert (out, code) == ("", 0)
+    assert "handler_error" in err and "db down" in err
+    out, err, code = answer(run_hook(argv + ["agenthooks", "run", "--provider=codex", "--fail=closed"], PRE))
+    assert json.loads(out)["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+def test_bad_input_unknown_agents_and_usage(tmp_path: pathlib.Path) -> None:
+    argv = script(tmp_path, """
+        router = ah.Router()
+        router.on_tool_pre(lambda e: ah.deny("x"))
+        ah.main(router)
+    """)
+    out, err, code = answer(run_hook(argv + ["agenthooks", "run", "--provider=codex"], b"{not json"))
+    assert (out, code) == ("", 0) and "invalid_json" in err
+    out, err, code = answer(run_hook(argv + ["agenthooks", "run", "--provider=codex", "--fail=closed"], b"[1]"))
+    assert (out, code) == ("", 2) and "not_an_object" in err
+    out, err, code = answer(run_hook(argv + ["agenthooks", "run", "--provider=vim"], PRE))
+    assert (out, code) == ("", 0) and "unknown_provider" in err
+    out, err, code = answer(run_hook(argv + ["agenthooks", "run", "--bogus=1"], PRE))
+    assert (out, code) == ("", 0) and "invalid_argument" in err
+    out, err, code = answer(run_hook(argv, PRE))
+    assert (out, code) == ("", 64) and "agenthooks run --provider=<agent>" in err
+    big = b'{"hook_event_name":"PreToolUse","x":"' + b"x" * 100 + b'"}'
+    out, err, code = answer(run_hook(argv + ["agenthooks", "run", "--provider=codex", "--max-bytes=50"], big))
+    assert (out, code) == ("", 0) and "too_large" in err
+
+
+def test_run_in_process_matches_the_process(tmp_path: pathlib.Path) -> None:
+    router = ah.Router(policy=ah.Policy(fail="closed"))
+    router.on_tool_pre(lambda e: ah.ask("why").with_context("c"))
+    for provider in ("claude-code", "codex", "gemini", "kimi-code", "copilot"):
+        r = ah.run(router, ["hook", "agenthooks", "run", f"--provider={provider}"], PRE)
+        assert r.exit_code in (0, 2)
+    argv = script(tmp_path, """
+        router = ah.Router(policy=ah.Policy(fail="closed"))
+        router.on_tool_pre(lambda e: ah.ask("why").with_context("c"))
+        ah.main(router)
+    """)
+    for provider in ("claude-code", "codex"):
+        r = ah.run(router, ["hook", "agenthooks", "run", f"--provider={provider}"], PRE)
+        assert answer(run_hook(argv + ["agenthooks", "run", f"--provider={provider}"], PRE)) == (
+            r.stdout, r.stderr, r.exit_code)
+    # The deadline also holds in-process (the worker thread is abandoned).
+    slow = ah.Router(policy=ah.Policy(timeout_ms=50))
+
+    @slow.on_tool_pre
+    def hang(e: ah.ToolPreEvent) -> ah.Decision:
+        time.sleep(2)
+        return ah.allow()
+
+    r = ah.run(slow, ["hook", "agenthooks", "run", "--provider=claude-code"], PRE)
+    assert r.notes[0].code == "fail_open" and r.notes[0].from_ == "handler_timeout"
+    assert "handler_timeout" in r.stderr
