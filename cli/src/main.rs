@@ -167,7 +167,7 @@ fn read_event(
             return Err(Box::new((e, r)));
         }
     };
-    agenthooks::decode(provider, &bytes, &opts(c)).map_err(|e| {
+    agenthooks::dialect::decode_vec(provider, bytes, &opts(c)).map_err(|(e, bytes)| {
         let r = agenthooks::dialect::fail_response_for_payload(provider, &bytes, &e, policy);
         Box::new((e, r))
     })

@@ -24,6 +24,15 @@ use serde_json::{Map, Value, json};
 /// Candidate names of the tool-output field, in the order they are tried.
 const OUTPUT_FIELDS: &[&str] = &["tool_response", "tool_output", "toolResult", "output"];
 
+/// Text members of an object-shaped tool output, in the order tried.
+const TEXT_MEMBERS: &[&str] = &[
+    "llmContent",
+    "stdout",
+    "output",
+    "content",
+    "textResultForLlm",
+];
+
 fn fixtures_dir(p: Provider) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../fixtures")
@@ -52,15 +61,23 @@ fn fixture_payloads(p: Provider) -> Vec<(String, Map<String, Value>)> {
         .collect()
 }
 
+/// Fixture-name prefixes of PreToolUse-like and PostToolUse-like events
+/// (Gemini CLI calls them BeforeTool and AfterTool).
+const PRE: &[&str] = &["pretooluse", "beforetool-"];
+const POST: &[&str] = &["posttooluse-", "aftertool-"];
+
 /// The fixture to use for an event family: one about a shell tool when
 /// there is one, else the first by name.
 fn pick(
     all: &[(String, Map<String, Value>)],
-    prefix: &str,
+    prefixes: &[&str],
 ) -> Option<(String, Map<String, Value>)> {
     let family: Vec<_> = all
         .iter()
-        .filter(|(stem, _)| stem.to_ascii_lowercase().starts_with(prefix))
+        .filter(|(stem, _)| {
+            let stem = stem.to_ascii_lowercase();
+            prefixes.iter().any(|p| stem.starts_with(p))
+        })
         .collect();
     family
         .iter()
@@ -145,7 +162,27 @@ fn post_payload(
         }
         None => return None,
     };
-    m.insert(field.into(), Value::String(big_output(n)));
+    // Where the output is an object (Gemini's `{llmContent, ...}`), grow
+    // its text member; else the field becomes the string.
+    let text = Value::String(big_output(n));
+    match m.get_mut(field) {
+        Some(Value::Object(o)) => {
+            let key = TEXT_MEMBERS
+                .iter()
+                .find(|k| o.get(**k).is_some_and(Value::is_string));
+            match key {
+                Some(k) => {
+                    o.insert((*k).into(), text);
+                }
+                None => {
+                    m.insert(field.into(), text);
+                }
+            }
+        }
+        _ => {
+            m.insert(field.into(), text);
+        }
+    }
     serde_json::to_vec(&Value::Object(m)).ok()
 }
 
@@ -188,7 +225,7 @@ fn bench_group(c: &mut Criterion, p: Provider, name: &str, bytes: &[u8], with_de
 fn benches(c: &mut Criterion) {
     for p in Provider::ALL {
         let all = fixture_payloads(p);
-        let Some((pre_stem, pre)) = pick(&all, "pretooluse") else {
+        let Some((pre_stem, pre)) = pick(&all, PRE) else {
             continue;
         };
         let Ok(pre_bytes) = serde_json::to_vec(&Value::Object(pre.clone())) else {
@@ -205,7 +242,7 @@ fn benches(c: &mut Criterion) {
         if let Some(edit) = typical_edit(p, &pre).filter(|b| decodes(p, b)) {
             bench_group(c, p, "pretooluse-edit-1.5k", &edit, true);
         }
-        let post = pick(&all, "posttooluse").map(|(_, m)| m);
+        let post = pick(&all, POST).map(|(_, m)| m);
         for (label, n) in [("posttooluse-1mb", 1 << 20), ("posttooluse-10mb", 10 << 20)] {
             if let Some(big) = post_payload(p, post.as_ref(), &pre, n).filter(|b| decodes(p, b)) {
                 bench_group(c, p, label, &big, false);

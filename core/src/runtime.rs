@@ -106,9 +106,9 @@ pub fn parse_args<S: AsRef<str>>(argv: &[S]) -> Result<Option<RunArgs>, Error> {
         }
         i += 1;
     }
-    if args.command != "run" {
+    if args.command != "run" && args.command != "serve" {
         return Err(bad(format!(
-            "unknown command `{}` (expected `run`)",
+            "unknown command `{}` (expected `run` or `serve`)",
             args.command
         )));
     }
@@ -201,8 +201,8 @@ pub fn prepare(
         max_bytes: args.max_bytes.unwrap_or(DEFAULT_MAX_BYTES),
         detection,
     };
-    let mut event = dialect::decode(provider, &payload, &opts)
-        .map_err(|e| dialect::fail_response_for_payload(provider, &payload, &e, &policy))?;
+    let mut event = dialect::decode_vec(provider, payload, &opts)
+        .map_err(|(e, bytes)| dialect::fail_response_for_payload(provider, &bytes, &e, &policy))?;
     // `--match` / `--hook-id`: where an agent's matcher dialect could not
     // express the manifest's matcher, the config matches broadly and we
     // filter here (a non-matching call answers the no-op).
@@ -455,6 +455,10 @@ pub fn run_process(router: Router, argv: &[String]) -> i32 {
             return 0;
         }
     };
+    if args.command == "serve" {
+        // NDJSON over stdio for the OpenCode / OpenClaw plugin bridges.
+        return crate::serve::serve_process(router, &args);
+    }
     let guard = StdoutGuard::divert();
     let limit = args.max_bytes.unwrap_or(DEFAULT_MAX_BYTES);
     let payload = match argv_payload {

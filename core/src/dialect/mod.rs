@@ -9,6 +9,8 @@ pub mod cursor;
 pub(crate) mod fields;
 pub mod gemini;
 pub mod kimi;
+pub mod openclaw;
+pub mod opencode;
 
 use crate::capability::{self, Capability};
 use crate::error::Error;
@@ -42,6 +44,30 @@ impl Default for DecodeOptions {
 
 /// Decodes one payload of `provider` into a unified event; `raw` keeps the bytes.
 pub fn decode(provider: Provider, payload: &[u8], opts: &DecodeOptions) -> Result<Event, Error> {
+    let mut ev = decode_fields(provider, payload, opts)?;
+    ev.raw = payload.to_vec();
+    Ok(ev)
+}
+
+/// Like [`decode`], but moves the buffer into `event.raw` instead of
+/// copying it (a 10 MB payload is then held once, not twice). On error the
+/// buffer is handed back with the error, e.g. for
+/// [`fail_response_for_payload`].
+pub fn decode_vec(
+    provider: Provider,
+    payload: Vec<u8>,
+    opts: &DecodeOptions,
+) -> Result<Event, (Error, Vec<u8>)> {
+    match decode_fields(provider, &payload, opts) {
+        Ok(mut ev) => {
+            ev.raw = payload;
+            Ok(ev)
+        }
+        Err(e) => Err((e, payload)),
+    }
+}
+
+fn decode_fields(provider: Provider, payload: &[u8], opts: &DecodeOptions) -> Result<Event, Error> {
     let map = parse_object(payload, opts.max_bytes)?;
     let mut ev = match provider {
         Provider::ClaudeCode => claude::decode(map, opts)?,
@@ -50,11 +76,8 @@ pub fn decode(provider: Provider, payload: &[u8], opts: &DecodeOptions) -> Resul
         Provider::Gemini => gemini::decode(map, opts)?,
         Provider::KimiCode => kimi::decode(map, opts)?,
         Provider::Copilot => copilot::decode(map, opts)?,
-        other => {
-            return Err(Error::InvalidArgument {
-                message: format!("the {} dialect is not implemented yet", other.id()),
-            });
-        }
+        Provider::Opencode => opencode::decode(map, opts)?,
+        Provider::Openclaw => openclaw::decode(map, opts)?,
     };
     ev.detection = Some(opts.detection);
     if let Some(v) = &opts.variant {
@@ -62,7 +85,6 @@ pub fn decode(provider: Provider, payload: &[u8], opts: &DecodeOptions) -> Resul
             ev.variant = v.clone();
         }
     }
-    ev.raw = payload.to_vec();
     Ok(ev)
 }
 
@@ -75,14 +97,8 @@ pub fn capability(provider: Provider, native: &str) -> Capability {
         Provider::Gemini => gemini::capability(native),
         Provider::KimiCode => kimi::capability(native),
         Provider::Copilot => copilot::capability(native),
-        other => Capability::new(
-            other,
-            native,
-            Kind::Other,
-            false,
-            &[crate::model::DecisionKind::NoDecision],
-            &[],
-        ),
+        Provider::Opencode => opencode::capability(native),
+        Provider::Openclaw => openclaw::capability(native),
     }
 }
 
@@ -95,7 +111,8 @@ pub fn native_events(provider: Provider) -> &'static [&'static str] {
         Provider::Gemini => gemini::EVENTS,
         Provider::KimiCode => kimi::EVENTS,
         Provider::Copilot => copilot::EVENTS,
-        _ => &[],
+        Provider::Opencode => opencode::EVENTS,
+        Provider::Openclaw => openclaw::EVENTS,
     }
 }
 
@@ -110,11 +127,8 @@ pub fn respond(event: &Event, decision: &Decision, policy: &Policy) -> Result<Re
         Provider::Gemini => gemini::encode(event, &d, policy, &mut notes)?,
         Provider::KimiCode => kimi::encode(event, &d, policy, &mut notes)?,
         Provider::Copilot => copilot::encode(event, &d, policy, &mut notes)?,
-        other => {
-            return Err(Error::InvalidArgument {
-                message: format!("the {} dialect is not implemented yet", other.id()),
-            });
-        }
+        Provider::Opencode => opencode::encode(event, &d, policy, &mut notes)?,
+        Provider::Openclaw => openclaw::encode(event, &d, policy, &mut notes)?,
     };
     resp.notes = notes;
     Ok(resp)
@@ -293,6 +307,8 @@ fn undecodable(provider: Provider, fail: Fail, diag: &str) -> Response {
         Provider::Gemini => gemini::undecodable(fail, diag),
         Provider::KimiCode => kimi::undecodable(fail, diag),
         Provider::Copilot => copilot::undecodable(fail, diag),
+        Provider::Opencode => opencode::undecodable(fail, diag),
+        Provider::Openclaw => openclaw::undecodable(fail, diag),
         // Claude Code and Codex: exit 2 with stderr blocks every gating
         // event; exit 0 with empty stdout is neutral everywhere.
         _ => match fail {
