@@ -37,6 +37,7 @@ pub mod matcher;
 pub mod merge;
 pub mod router;
 pub mod runtime;
+pub mod serve;
 pub use router::{
     Handler, Matcher, PermissionRequestEvent, PromptEvent, Router, StopEvent, ToolErrorEvent,
     ToolPostEvent, ToolPreEvent, all, any, handler, when,
