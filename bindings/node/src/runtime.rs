@@ -1,0 +1,345 @@
+//! The author-side run, in the core's three steps: [`prepare`], the JS
+//! handlers (within `deadlineMs`), [`NativeInvocation::complete`]. Plus the
+//! stdout guard and a watchdog that answers when a handler blocks the
+//! event loop past the deadline.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use agenthooks::dialect::DEFAULT_MAX_BYTES;
+use agenthooks::runtime::{self, Invocation, StdoutGuard};
+use agenthooks::{Decision, Error, Event, Fail};
+use napi::bindgen_prelude::{Buffer, Either, External};
+use napi_derive::napi;
+
+use crate::error::{self, NativeError, Result, throw};
+use crate::event::{Response, handle, policy};
+
+/// Parsed `agenthooks run` arguments (the core's `RunArgs`).
+#[napi(object)]
+pub struct RunArgs {
+    /// Subcommand (`run`).
+    pub command: String,
+    /// `--provider` (aliases `--agent`, `--dialect`).
+    pub provider: Option<String>,
+    /// `--event`.
+    pub event: Option<String>,
+    /// `--variant`.
+    pub variant: Option<String>,
+    /// `--timeout` in seconds.
+    pub timeout_s: Option<f64>,
+    /// `--fail`: `open` or `closed`.
+    pub fail: Option<String>,
+    /// `--hook-id`.
+    pub hook_id: Option<String>,
+    /// `--match`.
+    pub matcher: Option<String>,
+    /// `--max-bytes`.
+    pub max_bytes: Option<f64>,
+    /// Where cross-process state lives (default: the core's `state_dir()`).
+    pub state_dir: Option<String>,
+}
+
+impl From<runtime::RunArgs> for RunArgs {
+    fn from(a: runtime::RunArgs) -> Self {
+        RunArgs {
+            command: a.command,
+            provider: a.provider,
+            event: a.event,
+            variant: a.variant,
+            timeout_s: a.timeout_s,
+            fail: a.fail.map(|f| match f {
+                Fail::Open => "open".to_string(),
+                Fail::Closed => "closed".to_string(),
+            }),
+            hook_id: a.hook_id,
+            matcher: a.matcher,
+            max_bytes: a.max_bytes.map(|m| m as f64),
+            state_dir: a.state_dir.map(|p| p.to_string_lossy().into_owned()),
+        }
+    }
+}
+
+impl RunArgs {
+    fn to_core(&self) -> Result<runtime::RunArgs> {
+        let fail = match self.fail.as_deref() {
+            None => None,
+            Some("open") => Some(Fail::Open),
+            Some("closed") => Some(Fail::Closed),
+            Some(f) => {
+                return Err(throw(Error::InvalidArgument {
+                    message: format!("--fail: `{f}` (expected open or closed)"),
+                }));
+            }
+        };
+        Ok(runtime::RunArgs {
+            command: self.command.clone(),
+            provider: self.provider.clone(),
+            event: self.event.clone(),
+            variant: self.variant.clone(),
+            timeout_s: self.timeout_s,
+            fail,
+            hook_id: self.hook_id.clone(),
+            matcher: self.matcher.clone(),
+            max_bytes: self.max_bytes.map(|m| m as usize),
+            state_dir: self.state_dir.clone().map(Into::into),
+        })
+    }
+}
+
+/// Parses argv as a hook process reads it: the legacy argv JSON payload
+/// (if any) is set aside, then the `agenthooks` word and what follows are
+/// parsed. `null` when the word is absent; throws `invalid_argument`.
+#[napi]
+pub fn parse_args(argv: Vec<String>) -> Result<Option<RunArgs>> {
+    let mut argv = argv;
+    let _ = agenthooks::dialect::cursor::take_argv_payload(&mut argv);
+    Ok(runtime::parse_args(&argv).map_err(throw)?.map(Into::into))
+}
+
+/// How a hook process starts (the first part of the core's
+/// `run_process`): the argv payload of legacy modes is taken out, then argv
+/// is parsed. Without `args` the run ends here with `exit_code` and
+/// `stderr` (no `agenthooks` word: 64 and a usage line; a bad option: 0,
+/// "no opinion", and a diagnostic).
+#[napi(object)]
+pub struct Begin {
+    /// The parsed arguments, when the run goes on.
+    pub args: Option<RunArgs>,
+    /// Exit code when the run ends here.
+    pub exit_code: i32,
+    /// Diagnostic when the run ends here.
+    pub stderr: String,
+    /// The JSON payload found in argv (older Cursor CLI builds, Codex
+    /// `notify`); stdin is not read then.
+    pub argv_payload: Option<Buffer>,
+}
+
+/// Starts a hook process from its argv (program first).
+#[napi]
+pub fn begin(argv: Vec<String>) -> Begin {
+    let mut argv = argv;
+    let argv_payload = agenthooks::dialect::cursor::take_argv_payload(&mut argv);
+    let (args, exit_code, stderr) = match runtime::parse_args(&argv) {
+        Ok(Some(a)) => (Some(a.into()), 0, String::new()),
+        Ok(None) => (
+            None,
+            64,
+            format!(
+                "agenthooks: this program is a coding-agent hook; run it as `{} agenthooks run --provider=<agent>` with the payload on stdin\n",
+                argv.first().map(String::as_str).unwrap_or("<program>")
+            ),
+        ),
+        // A config we cannot read: say so, answer "no opinion".
+        Err(e) => (None, 0, format!("agenthooks: {}: {e}\n", e.code())),
+    };
+    Begin {
+        args,
+        exit_code,
+        stderr,
+        argv_payload: argv_payload.map(Into::into),
+    }
+}
+
+/// The response as the process writes it: with `AGENTHOOKS_NOTES` set
+/// (demos, debugging), the notes are appended to stderr, as the core's
+/// `run_process` does.
+#[napi]
+pub fn finalize(resp: Response) -> Response {
+    let mut resp = resp;
+    if std::env::var_os("AGENTHOOKS_NOTES").is_some_and(|v| !v.is_empty()) {
+        for n in &resp.notes {
+            resp.stderr.push_str(&format!(
+                "agenthooks: note: {} {} -> {}{}\n",
+                n.code,
+                n.from.as_deref().unwrap_or("-"),
+                n.to.as_deref().unwrap_or("-"),
+                n.detail
+                    .as_deref()
+                    .map(|d| format!(" ({d})"))
+                    .unwrap_or_default()
+            ));
+        }
+    }
+    resp
+}
+
+/// Step one: resolves the provider, decodes the payload, suppresses a
+/// double-fired event and fills the loop-guard count. `payload`: the bytes
+/// (embedding, tests); else the `argvPayload` of [`begin`]; else stdin is
+/// read here (up to `--max-bytes`). Returns the invocation, or the complete
+/// answer when the run ends here (unknown provider, undecodable input, a
+/// duplicate).
+#[napi]
+pub fn prepare(
+    args: RunArgs,
+    policy_json: Option<String>,
+    payload: Option<Buffer>,
+    argv_payload: Option<Buffer>,
+) -> Result<Either<NativeInvocation, Response>> {
+    let a = args.to_core()?;
+    let pol = policy(policy_json.as_deref())?;
+    let limit = a.max_bytes.unwrap_or(DEFAULT_MAX_BYTES);
+    let bytes = match (payload, argv_payload) {
+        (Some(b), _) => Ok(b.to_vec()),
+        (None, Some(b)) if b.len() <= limit => Ok(b.to_vec()),
+        (None, Some(_)) => Err(Error::TooLarge {
+            what: "argv payload",
+            limit,
+        }),
+        (None, None) => runtime::read_limited(std::io::stdin().lock(), limit),
+    };
+    Ok(match runtime::prepare(&a, &pol, bytes) {
+        Ok(inv) => Either::A(NativeInvocation {
+            inner: Arc::new(Shared {
+                inv,
+                claimed: AtomicBool::new(false),
+            }),
+        }),
+        Err(answer) => Either::B(answer.into()),
+    })
+}
+
+struct Shared {
+    inv: Invocation,
+    claimed: AtomicBool,
+}
+
+/// One prepared hook invocation (the core's `Invocation`).
+#[napi]
+pub struct NativeInvocation {
+    inner: Arc<Shared>,
+}
+
+#[napi]
+impl NativeInvocation {
+    /// The decoded event (loop-guard count filled).
+    #[napi(ts_return_type = "ExternalObject<'agenthooks:Event'>")]
+    pub fn event(&self) -> External<Event> {
+        handle(self.inner.inv.event.clone())
+    }
+
+    /// The effective policy (JSON).
+    #[napi]
+    pub fn policy_json(&self) -> String {
+        serde_json::to_string(&self.inner.inv.policy).unwrap_or_else(|_| "{}".into())
+    }
+
+    /// The handler deadline in milliseconds.
+    #[napi(getter)]
+    pub fn deadline_ms(&self) -> f64 {
+        self.inner.inv.deadline_ms as f64
+    }
+
+    /// Step three: encodes the handlers' decision (JSON), or applies the
+    /// fail policy to a bad one, and records the loop-guard count.
+    #[napi]
+    pub fn complete(&self, decision_json: String) -> Response {
+        self.inner
+            .inv
+            .complete(Decision::from_json(&decision_json))
+            .into()
+    }
+
+    /// Step three for a failed run: the handlers' error (exception,
+    /// timeout) through the fail policy.
+    #[napi]
+    pub fn complete_error(&self, error: &NativeError) -> Response {
+        self.inner
+            .inv
+            .complete(Err(error::copy(&error.inner)))
+            .into()
+    }
+
+    /// Takes the right to answer: `true` once, for the first caller (the
+    /// JS path or the watchdog).
+    #[napi]
+    pub fn claim(&self) -> bool {
+        !self.inner.claimed.swap(true, Ordering::SeqCst)
+    }
+
+    /// Arms the watchdog: if nobody claimed the answer `afterMs` from now
+    /// (a handler blocks the event loop), it writes the `handler_timeout`
+    /// answer through `guard` and ends the process with its exit code.
+    #[napi]
+    pub fn arm_watchdog(&self, guard: &NativeStdoutGuard, after_ms: f64) -> Result<()> {
+        let shared = self.inner.clone();
+        let out = guard.inner.clone();
+        let after = Duration::from_millis(after_ms.max(0.0) as u64);
+        std::thread::Builder::new()
+            .name("agenthooks-watchdog".into())
+            .spawn(move || {
+                std::thread::sleep(after);
+                if shared.claimed.swap(true, Ordering::SeqCst) {
+                    return;
+                }
+                let ms = shared.inv.deadline_ms;
+                let resp = shared.inv.complete(Err(Error::HandlerTimeout { ms }));
+                let code = write_out(&out, &finalize(resp.into()));
+                hard_exit(code);
+            })
+            .map(|_| ())
+            .map_err(|e| {
+                throw(Error::Io {
+                    what: "spawning the watchdog thread".into(),
+                    source: e,
+                })
+            })
+    }
+}
+
+fn write_out(out: &StdoutGuard, r: &Response) -> i32 {
+    use std::io::Write;
+    if !r.stderr.is_empty() {
+        let mut err = std::io::stderr().lock();
+        let _ = err.write_all(r.stderr.as_bytes());
+        let _ = err.flush();
+    }
+    if out.write_answer(r.stdout.as_bytes()).is_err() {
+        return 1;
+    }
+    r.exit_code
+}
+
+#[cfg(unix)]
+fn hard_exit(code: i32) -> ! {
+    // SAFETY: `_exit` takes no pointers and never returns; it skips atexit
+    // handlers, which must not run while the JS thread is still executing
+    // (the answer is already written and flushed above).
+    unsafe { libc::_exit(code) }
+}
+
+#[cfg(not(unix))]
+fn hard_exit(code: i32) -> ! {
+    std::process::exit(code)
+}
+
+/// Keeps stray prints off stdout: while it lives, fd 1 points at stderr;
+/// `writeAnswer` writes to the real stdout (the core's `StdoutGuard`).
+#[napi]
+pub struct NativeStdoutGuard {
+    inner: Arc<StdoutGuard>,
+}
+
+#[napi]
+impl NativeStdoutGuard {
+    /// Redirects fd 1 to fd 2, keeping the real stdout aside.
+    #[napi(factory)]
+    pub fn divert() -> NativeStdoutGuard {
+        NativeStdoutGuard {
+            inner: Arc::new(StdoutGuard::divert()),
+        }
+    }
+
+    /// Writes text to the real stdout (throws `io`).
+    #[napi]
+    pub fn write_answer(&self, text: String) -> Result<()> {
+        self.inner.write_answer(text.as_bytes()).map_err(|e| {
+            throw(Error::Io {
+                what: "writing the answer".into(),
+                source: e,
+            })
+        })
+    }
+}
