@@ -1,0 +1,3 @@
+module github.com/agenthooks/agenthooks/bindings/go
+
+go 1.22

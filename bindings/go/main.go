@@ -1,0 +1,277 @@
+package agenthooks
+
+/*
+#include "agenthooks.h"
+*/
+import "C"
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"time"
+)
+
+// Main is the whole author-side run of a hook program: it parses argv
+// (`<program> agenthooks run --provider=<id> ...`), reads the payload from
+// stdin (or argv, in the legacy argv-payload modes), names the agent
+// (--provider, else environment, else payload shape), runs the router
+// within the deadline, writes the agent's answer and exits with its code.
+// It never returns. Every step but running the handlers is the core's,
+// through the C ABI, so the answer is byte for byte the Rust runtime's.
+//
+// Handler errors, panics and timeouts go through the policy's fail
+// posture; stray prints to stdout are moved to stderr so they cannot
+// corrupt the answer.
+func Main(r *Router) {
+	os.Exit(mainProcess(r, os.Args))
+}
+
+func mainProcess(r *Router, argv []string) int {
+	var g *C.ah_stdout_guard
+	var w io.Writer = os.Stdout
+	if C.ah_stdout_divert(&g, nil) == C.AH_OK {
+		defer C.ah_stdout_guard_free(g)
+		w = guardWriter{g}
+	}
+	return Run(context.Background(), r, argv, os.Stdin, w, os.Stderr)
+}
+
+// guardWriter writes to the real stdout kept aside by ah_stdout_divert.
+type guardWriter struct{ g *C.ah_stdout_guard }
+
+func (w guardWriter) Write(b []byte) (int, error) {
+	p, n := bytesArg(b)
+	var cerr *C.ah_error
+	if st := C.ah_stdout_guard_write(w.g, p, n, &cerr); st != C.AH_OK {
+		return 0, errorOf(st, cerr)
+	}
+	return len(b), nil
+}
+
+// Run is Main without the process: argv, stdin, stdout and stderr are
+// given, and the exit code is returned (for tests and embedding). It does
+// not move stray prints off stdout. ctx bounds the handlers together with
+// the deadline.
+func Run(ctx context.Context, r *Router, argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	args, err := parseRunArgs(argv)
+	if err != nil {
+		// A config we cannot read: say so, answer "no opinion".
+		code, msg := codeAndMessage(err)
+		fmt.Fprintf(stderr, "agenthooks: %s: %s\n", code, msg)
+		return 0
+	}
+	if args == nil {
+		prog := "<program>"
+		if len(argv) > 0 {
+			prog = argv[0]
+		}
+		fmt.Fprintf(stderr, "agenthooks: this program is a coding-agent hook; run it as `%s agenthooks run --provider=<agent>` with the payload on stdin\n", prog)
+		return 64
+	}
+	defer C.ah_run_args_free(args)
+	if cmd := goString(C.ah_run_args_command(args)); cmd != "run" {
+		// `serve` (the OpenCode / OpenClaw NDJSON bridge) is not in the
+		// Go binding yet: say so, as for any config we cannot serve.
+		fmt.Fprintf(stderr, "agenthooks: invalid_argument: `%s` is not supported by the Go binding yet (only `run`)\n", cmd)
+		return 0
+	}
+
+	var payload []byte
+	var readErr *C.ah_error
+	if C.ah_run_args_reads_stdin(args) {
+		payload, readErr = readPayload(stdin, int(C.ah_run_args_max_bytes(args)))
+		if readErr != nil {
+			defer C.ah_error_free(readErr)
+		}
+	}
+	pj, err := policyJSON(r.policy)
+	if err != nil {
+		fmt.Fprintf(stderr, "agenthooks: invalid_argument: policy: %v\n", err)
+		return 0
+	}
+	pp, pn := optArg(pj)
+	bp, bn := bytesArg(payload)
+	var inv *C.ah_invocation
+	var answer *C.ah_response
+	var cerr *C.ah_error
+	if st := C.ah_invocation_prepare(args, pp, pn, bp, bn, readErr, &inv, &answer, &cerr); st != C.AH_OK {
+		e := errorOf(st, cerr).(*Error)
+		fmt.Fprintf(stderr, "agenthooks: %s: %s\n", e.Code, e.Message)
+		return 0
+	}
+	if answer != nil {
+		return write(takeResponse(answer), stdout, stderr)
+	}
+	defer C.ah_invocation_free(inv)
+
+	ev, err := eventFromJSON(view(C.ah_invocation_event_json(inv)), false)
+	if err != nil {
+		return write(completeError(inv, err), stdout, stderr)
+	}
+	deadline := time.Duration(C.ah_invocation_deadline_ms(inv)) * time.Millisecond
+	return write(decide(ctx, r, ev, inv, deadline), stdout, stderr)
+}
+
+type outcome struct {
+	d        Decision
+	err      error
+	panicked any
+	stack    []byte
+}
+
+// decide runs the router on its own goroutine, abandoning it at the
+// deadline; a panic is recovered into the fail policy.
+func decide(ctx context.Context, r *Router, ev *Event, inv *C.ah_invocation, deadline time.Duration) *Response {
+	ctx, cancel := context.WithTimeout(ctx, deadline)
+	defer cancel()
+	ch := make(chan outcome, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				buf := make([]byte, 4096)
+				ch <- outcome{panicked: p, stack: buf[:runtime.Stack(buf, false)]}
+			}
+		}()
+		d, err := r.Decide(ctx, ev)
+		ch <- outcome{d: d, err: err}
+	}()
+	select {
+	case o := <-ch:
+		switch {
+		case o.panicked != nil:
+			return completeStatus(inv, C.AH_ERR_PANIC, fmt.Sprint(o.panicked))
+		case o.err != nil:
+			return completeError(inv, o.err)
+		}
+		j, err := json.Marshal(o.d)
+		if err != nil {
+			return completeStatus(inv, C.AH_ERR_INVALID_DECISION, err.Error())
+		}
+		p, n := bytesArg(j)
+		var out *C.ah_response
+		if st := C.ah_invocation_complete(inv, p, n, &out, nil); st != C.AH_OK {
+			return &Response{Stderr: "agenthooks: " + statusID(st) + "\n"}
+		}
+		return takeResponse(out)
+	case <-ctx.Done():
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return completeStatus(inv, C.AH_ERR_HANDLER_TIMEOUT, "")
+		}
+		return completeStatus(inv, C.AH_ERR_HANDLER_ERROR, ctx.Err().Error())
+	}
+}
+
+// completeError completes with a handler's error: an *Error keeps its
+// code, anything else is a handler_error.
+func completeError(inv *C.ah_invocation, err error) *Response {
+	code, msg := codeAndMessage(err)
+	st := statusOfCode(code)
+	if st == 0 || st < 100 && st != C.AH_ERR_INVALID_UTF8 && st != C.AH_ERR_PANIC {
+		st, msg = C.AH_ERR_HANDLER_ERROR, err.Error()
+	}
+	return completeStatus(inv, C.uint32_t(st), msg)
+}
+
+func completeStatus(inv *C.ah_invocation, st C.uint32_t, msg string) *Response {
+	p, n := optStrArg(msg)
+	var out *C.ah_response
+	var cerr *C.ah_error
+	if s := C.ah_invocation_complete_error(inv, st, p, n, &out, &cerr); s != C.AH_OK {
+		e := errorOf(s, cerr).(*Error)
+		return &Response{Stderr: fmt.Sprintf("agenthooks: %s: %s\n", e.Code, e.Message)}
+	}
+	return takeResponse(out)
+}
+
+// write sends the answer: stderr first, then stdout; returns the exit code.
+func write(r *Response, stdout, stderr io.Writer) int {
+	if r.Stderr != "" {
+		io.WriteString(stderr, r.Stderr)
+	}
+	if _, err := io.WriteString(stdout, r.Stdout); err != nil {
+		return 1
+	}
+	return r.ExitCode
+}
+
+// parseRunArgs parses argv through the core; nil when the word
+// `agenthooks` is absent.
+func parseRunArgs(argv []string) (*C.ah_run_args, error) {
+	ap, an, free := cArgv(argv)
+	defer free()
+	var out *C.ah_run_args
+	var cerr *C.ah_error
+	if st := C.ah_run_args_parse(ap, an, &out, &cerr); st != C.AH_OK {
+		return nil, errorOf(st, cerr)
+	}
+	return out, nil
+}
+
+// readPayload reads stdin within the limit: a file descriptor through the
+// core (its exact rule); any other reader up to limit+1 bytes, the core's
+// limit rule then applies in prepare. A failure is returned as an owned
+// ah_error for prepare.
+func readPayload(stdin io.Reader, limit int) ([]byte, *C.ah_error) {
+	if f, ok := stdin.(*os.File); ok {
+		var buf *C.ah_buf
+		var cerr *C.ah_error
+		st := C.ah_read_fd_limited(C.int32_t(f.Fd()), C.size_t(limit), &buf, &cerr)
+		runtime.KeepAlive(f)
+		if st != C.AH_OK {
+			if cerr == nil {
+				cerr = newCError(C.AH_ERR_IO, "reading stdin")
+			}
+			return nil, cerr
+		}
+		return takeBuf(buf), nil
+	}
+	b, err := io.ReadAll(io.LimitReader(stdin, int64(limit)+1))
+	if err != nil {
+		return nil, newCError(C.AH_ERR_IO, "reading stdin: "+err.Error())
+	}
+	return b, nil
+}
+
+func newCError(st C.uint32_t, msg string) *C.ah_error {
+	p, n := optStrArg(msg)
+	var out *C.ah_error
+	C.ah_error_new(st, p, n, &out, nil)
+	return out
+}
+
+// RunArgs are the parsed `agenthooks run` arguments of a hook program.
+type RunArgs struct {
+	Command  string   `json:"command"`
+	Provider string   `json:"provider"`
+	Event    string   `json:"event"`
+	Variant  string   `json:"variant"`
+	TimeoutS *float64 `json:"timeout_s"`
+	Fail     Fail     `json:"fail"`
+	HookID   string   `json:"hook_id"`
+	Match    string   `json:"match"`
+	MaxBytes *int     `json:"max_bytes"`
+	// ArgvPayload: the payload came as an argument (legacy argv-payload
+	// modes); stdin is not read.
+	ArgvPayload bool `json:"argv_payload"`
+}
+
+// ParseArgs parses a hook program's argv as Main does: nil (and no error)
+// when the word `agenthooks` is absent; an invalid_argument error for an
+// unknown option or a bad value.
+func ParseArgs(argv []string) (*RunArgs, error) {
+	a, err := parseRunArgs(argv)
+	if err != nil || a == nil {
+		return nil, err
+	}
+	defer C.ah_run_args_free(a)
+	var out RunArgs
+	if err := json.Unmarshal(view(C.ah_run_args_json(a)), &out); err != nil {
+		return nil, newError("invalid_json", "%v", err)
+	}
+	return &out, nil
+}

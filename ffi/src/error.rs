@@ -1,0 +1,511 @@
+//! Status codes, the `ah_error` handle, and the mapping from the core's
+//! error codes.
+
+use std::ffi::{CStr, c_char};
+
+use agenthooks::{Error, ErrorCode};
+
+use crate::panic::{guard, guard_value};
+use crate::ptr::{self, NulStr, ah_str};
+
+/// cbindgen:prefix-with-name=false
+/// The result of every fallible call. `AH_OK` is 0; 1-99 are generic
+/// codes of the C boundary; 100 and up are the core's error codes (the
+/// core's `invalid_utf8` and `panic` share the generic codes 2 and 3, so
+/// every status has exactly one snake_case id, see `ah_status_id`). Codes
+/// are never reused; a retired code stays as a comment.
+#[repr(u32)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ah_status {
+    /// Success.
+    AH_OK = 0,
+    /// A required pointer argument was NULL (`null_arg`).
+    AH_ERR_NULL_ARG = 1,
+    /// A string argument or the payload is not valid UTF-8 (`invalid_utf8`).
+    AH_ERR_INVALID_UTF8 = 2,
+    /// A panic was caught inside the library or a handler (`panic`).
+    AH_ERR_PANIC = 3,
+    /// A one-shot handle was used a second time, e.g. `ah_fold_finish` or
+    /// `ah_invocation_complete` called twice (`already_used`).
+    AH_ERR_ALREADY_USED = 4,
+    /// A core error this library version cannot name; never returned by a
+    /// library built from one source tree (`unknown`).
+    AH_ERR_UNKNOWN = 99,
+    /// The payload is not valid JSON (`invalid_json`).
+    AH_ERR_INVALID_JSON = 101,
+    // 102 is not used: the core's `invalid_utf8` is AH_ERR_INVALID_UTF8.
+    /// The payload is JSON but not an object (`not_an_object`).
+    AH_ERR_NOT_AN_OBJECT = 103,
+    /// No event name in the payload and none given (`missing_event`).
+    AH_ERR_MISSING_EVENT = 104,
+    /// A known field has the wrong JSON type (`wrong_type`).
+    AH_ERR_WRONG_TYPE = 105,
+    /// The payload exceeds the size limit (`too_large`).
+    AH_ERR_TOO_LARGE = 106,
+    /// The payload nests deeper than the parser allows (`too_deep`).
+    AH_ERR_TOO_DEEP = 107,
+    /// The provider id is not one agenthooks knows (`unknown_provider`).
+    AH_ERR_UNKNOWN_PROVIDER = 108,
+    /// An event-kind spelling could not be parsed (`unknown_event_spelling`).
+    AH_ERR_UNKNOWN_EVENT_SPELLING = 109,
+    /// The decision is malformed or not valid for the event (`invalid_decision`).
+    AH_ERR_INVALID_DECISION = 110,
+    /// The agent cannot express the decision under `unsupported: strict`
+    /// (`unsupported_decision`).
+    AH_ERR_UNSUPPORTED_DECISION = 111,
+    /// An input rewrite would lose data under `strict` (`lossy_update`).
+    AH_ERR_LOSSY_UPDATE = 112,
+    /// A handler returned an error (`handler_error`).
+    AH_ERR_HANDLER_ERROR = 113,
+    /// A handler did not answer before the deadline (`handler_timeout`).
+    AH_ERR_HANDLER_TIMEOUT = 114,
+    /// Reading or writing failed (`io`).
+    AH_ERR_IO = 115,
+    // 116 is not used: the core's `panic` is AH_ERR_PANIC.
+    /// An argument or option is invalid, e.g. a malformed policy JSON
+    /// (`invalid_argument`).
+    AH_ERR_INVALID_ARGUMENT = 117,
+}
+
+use ah_status::*;
+
+/// Every status, for tables and tests.
+pub(crate) const ALL_STATUSES: [ah_status; 21] = [
+    AH_OK,
+    AH_ERR_NULL_ARG,
+    AH_ERR_INVALID_UTF8,
+    AH_ERR_PANIC,
+    AH_ERR_ALREADY_USED,
+    AH_ERR_UNKNOWN,
+    AH_ERR_INVALID_JSON,
+    AH_ERR_NOT_AN_OBJECT,
+    AH_ERR_MISSING_EVENT,
+    AH_ERR_WRONG_TYPE,
+    AH_ERR_TOO_LARGE,
+    AH_ERR_TOO_DEEP,
+    AH_ERR_UNKNOWN_PROVIDER,
+    AH_ERR_UNKNOWN_EVENT_SPELLING,
+    AH_ERR_INVALID_DECISION,
+    AH_ERR_UNSUPPORTED_DECISION,
+    AH_ERR_LOSSY_UPDATE,
+    AH_ERR_HANDLER_ERROR,
+    AH_ERR_HANDLER_TIMEOUT,
+    AH_ERR_IO,
+    AH_ERR_INVALID_ARGUMENT,
+];
+
+// The core's code list is `#[non_exhaustive]`, so a match on it from this
+// crate needs a wildcard arm. This assertion stands in for the missing
+// exhaustiveness check: a new core code changes `ErrorCode::ALL`'s length,
+// and this crate stops compiling until `status_of` and `core_code` map it.
+const _: [ErrorCode; 17] = ErrorCode::ALL;
+
+/// The status of a core error code.
+pub(crate) fn status_of(code: ErrorCode) -> ah_status {
+    match code {
+        ErrorCode::InvalidJson => AH_ERR_INVALID_JSON,
+        ErrorCode::InvalidUtf8 => AH_ERR_INVALID_UTF8,
+        ErrorCode::NotAnObject => AH_ERR_NOT_AN_OBJECT,
+        ErrorCode::MissingEvent => AH_ERR_MISSING_EVENT,
+        ErrorCode::WrongType => AH_ERR_WRONG_TYPE,
+        ErrorCode::TooLarge => AH_ERR_TOO_LARGE,
+        ErrorCode::TooDeep => AH_ERR_TOO_DEEP,
+        ErrorCode::UnknownProvider => AH_ERR_UNKNOWN_PROVIDER,
+        ErrorCode::UnknownEventSpelling => AH_ERR_UNKNOWN_EVENT_SPELLING,
+        ErrorCode::InvalidDecision => AH_ERR_INVALID_DECISION,
+        ErrorCode::UnsupportedDecision => AH_ERR_UNSUPPORTED_DECISION,
+        ErrorCode::LossyUpdate => AH_ERR_LOSSY_UPDATE,
+        ErrorCode::HandlerError => AH_ERR_HANDLER_ERROR,
+        ErrorCode::HandlerTimeout => AH_ERR_HANDLER_TIMEOUT,
+        ErrorCode::Io => AH_ERR_IO,
+        ErrorCode::Panic => AH_ERR_PANIC,
+        ErrorCode::InvalidArgument => AH_ERR_INVALID_ARGUMENT,
+        // Unreachable while the assertion above holds.
+        _ => AH_ERR_UNKNOWN,
+    }
+}
+
+/// The core code of a status, if it has one.
+pub(crate) fn core_code(s: ah_status) -> Option<ErrorCode> {
+    Some(match s {
+        AH_OK | AH_ERR_NULL_ARG | AH_ERR_ALREADY_USED | AH_ERR_UNKNOWN => return None,
+        AH_ERR_INVALID_UTF8 => ErrorCode::InvalidUtf8,
+        AH_ERR_PANIC => ErrorCode::Panic,
+        AH_ERR_INVALID_JSON => ErrorCode::InvalidJson,
+        AH_ERR_NOT_AN_OBJECT => ErrorCode::NotAnObject,
+        AH_ERR_MISSING_EVENT => ErrorCode::MissingEvent,
+        AH_ERR_WRONG_TYPE => ErrorCode::WrongType,
+        AH_ERR_TOO_LARGE => ErrorCode::TooLarge,
+        AH_ERR_TOO_DEEP => ErrorCode::TooDeep,
+        AH_ERR_UNKNOWN_PROVIDER => ErrorCode::UnknownProvider,
+        AH_ERR_UNKNOWN_EVENT_SPELLING => ErrorCode::UnknownEventSpelling,
+        AH_ERR_INVALID_DECISION => ErrorCode::InvalidDecision,
+        AH_ERR_UNSUPPORTED_DECISION => ErrorCode::UnsupportedDecision,
+        AH_ERR_LOSSY_UPDATE => ErrorCode::LossyUpdate,
+        AH_ERR_HANDLER_ERROR => ErrorCode::HandlerError,
+        AH_ERR_HANDLER_TIMEOUT => ErrorCode::HandlerTimeout,
+        AH_ERR_IO => ErrorCode::Io,
+        AH_ERR_INVALID_ARGUMENT => ErrorCode::InvalidArgument,
+    })
+}
+
+/// The snake_case id of a status, NUL-terminated and static.
+pub(crate) fn status_id(s: ah_status) -> &'static CStr {
+    match s {
+        AH_OK => c"ok",
+        AH_ERR_NULL_ARG => c"null_arg",
+        AH_ERR_ALREADY_USED => c"already_used",
+        AH_ERR_UNKNOWN => c"unknown",
+        AH_ERR_INVALID_UTF8 => c"invalid_utf8",
+        AH_ERR_PANIC => c"panic",
+        AH_ERR_INVALID_JSON => c"invalid_json",
+        AH_ERR_NOT_AN_OBJECT => c"not_an_object",
+        AH_ERR_MISSING_EVENT => c"missing_event",
+        AH_ERR_WRONG_TYPE => c"wrong_type",
+        AH_ERR_TOO_LARGE => c"too_large",
+        AH_ERR_TOO_DEEP => c"too_deep",
+        AH_ERR_UNKNOWN_PROVIDER => c"unknown_provider",
+        AH_ERR_UNKNOWN_EVENT_SPELLING => c"unknown_event_spelling",
+        AH_ERR_INVALID_DECISION => c"invalid_decision",
+        AH_ERR_UNSUPPORTED_DECISION => c"unsupported_decision",
+        AH_ERR_LOSSY_UPDATE => c"lossy_update",
+        AH_ERR_HANDLER_ERROR => c"handler_error",
+        AH_ERR_HANDLER_TIMEOUT => c"handler_timeout",
+        AH_ERR_IO => c"io",
+        AH_ERR_INVALID_ARGUMENT => c"invalid_argument",
+    }
+}
+
+pub(crate) fn status_from_u32(v: u32) -> Option<ah_status> {
+    ALL_STATUSES.into_iter().find(|s| *s as u32 == v)
+}
+
+/// A copy of a core error (the core's `Error` is not `Clone`: `Io` holds
+/// an `io::Error`, copied here by kind and text).
+pub(crate) fn clone_error(e: &Error) -> Error {
+    match e {
+        Error::InvalidJson {
+            line,
+            column,
+            message,
+        } => Error::InvalidJson {
+            line: *line,
+            column: *column,
+            message: message.clone(),
+        },
+        Error::InvalidUtf8 { what, offset } => Error::InvalidUtf8 {
+            what,
+            offset: *offset,
+        },
+        Error::NotAnObject { found } => Error::NotAnObject { found },
+        Error::MissingEvent { provider, field } => Error::MissingEvent { provider, field },
+        Error::WrongType {
+            field,
+            expected,
+            found,
+        } => Error::WrongType {
+            field: field.clone(),
+            expected,
+            found,
+        },
+        Error::TooLarge { what, limit } => Error::TooLarge {
+            what,
+            limit: *limit,
+        },
+        Error::TooDeep { message } => Error::TooDeep {
+            message: message.clone(),
+        },
+        Error::UnknownProvider { given } => Error::UnknownProvider {
+            given: given.clone(),
+        },
+        Error::UnknownEventSpelling { given } => Error::UnknownEventSpelling {
+            given: given.clone(),
+        },
+        Error::InvalidDecision { reason } => Error::InvalidDecision {
+            reason: reason.clone(),
+        },
+        Error::UnsupportedDecision {
+            provider,
+            event,
+            what,
+        } => Error::UnsupportedDecision {
+            provider,
+            event: event.clone(),
+            what: what.clone(),
+        },
+        Error::LossyUpdate {
+            provider,
+            event,
+            detail,
+        } => Error::LossyUpdate {
+            provider,
+            event: event.clone(),
+            detail: detail.clone(),
+        },
+        Error::Handler { message } => Error::Handler {
+            message: message.clone(),
+        },
+        Error::HandlerTimeout { ms } => Error::HandlerTimeout { ms: *ms },
+        Error::Io { what, source } => Error::Io {
+            what: what.clone(),
+            source: std::io::Error::new(source.kind(), source.to_string()),
+        },
+        Error::Panic { message } => Error::Panic {
+            message: message.clone(),
+        },
+        Error::InvalidArgument { message } => Error::InvalidArgument {
+            message: message.clone(),
+        },
+        // Unreachable while the `ErrorCode::ALL` assertion holds.
+        other => Error::InvalidArgument {
+            message: other.to_string(),
+        },
+    }
+}
+
+/// A core error of a code, built from a message (for errors that arise in
+/// the caller's language: handler errors, panics, I/O). Variants with a
+/// text field carry `message`; the others use a fixed description.
+/// `timeout_ms` fills `handler_timeout`.
+pub(crate) fn error_of(code: ErrorCode, message: &str, timeout_ms: u64) -> Error {
+    let m = message.to_string();
+    match code {
+        ErrorCode::InvalidJson => Error::InvalidJson {
+            line: 0,
+            column: 0,
+            message: m,
+        },
+        ErrorCode::InvalidUtf8 => Error::InvalidUtf8 {
+            what: "input",
+            offset: 0,
+        },
+        ErrorCode::NotAnObject => Error::NotAnObject { found: "a value" },
+        ErrorCode::MissingEvent => Error::MissingEvent {
+            provider: "the agent",
+            field: "hook_event_name",
+        },
+        ErrorCode::WrongType => Error::WrongType {
+            field: m,
+            expected: "another type",
+            found: "a value",
+        },
+        ErrorCode::TooLarge => Error::TooLarge {
+            what: "input",
+            limit: 0,
+        },
+        ErrorCode::TooDeep => Error::TooDeep { message: m },
+        ErrorCode::UnknownProvider => Error::UnknownProvider { given: m },
+        ErrorCode::UnknownEventSpelling => Error::UnknownEventSpelling { given: m },
+        ErrorCode::InvalidDecision => Error::InvalidDecision { reason: m },
+        ErrorCode::UnsupportedDecision => Error::UnsupportedDecision {
+            provider: "the agent",
+            event: String::new(),
+            what: m,
+        },
+        ErrorCode::LossyUpdate => Error::LossyUpdate {
+            provider: "the agent",
+            event: String::new(),
+            detail: m,
+        },
+        ErrorCode::HandlerError => Error::Handler { message: m },
+        ErrorCode::HandlerTimeout => Error::HandlerTimeout { ms: timeout_ms },
+        ErrorCode::Io => Error::Io {
+            what: "I/O".into(),
+            source: std::io::Error::other(m),
+        },
+        ErrorCode::Panic => Error::Panic { message: m },
+        ErrorCode::InvalidArgument => Error::InvalidArgument { message: m },
+        // Unreachable while the `ErrorCode::ALL` assertion holds.
+        _ => Error::InvalidArgument { message: m },
+    }
+}
+
+/// Why a call failed, before it becomes an `ah_error`.
+#[derive(Debug)]
+pub(crate) enum Fail {
+    /// A required pointer was NULL.
+    Null(&'static str),
+    /// An argument was not UTF-8 (name, offset of the first bad byte).
+    Utf8(&'static str, usize),
+    /// A one-shot handle was used twice (what was called).
+    Used(&'static str),
+    /// A caught panic (its message).
+    Panic(String),
+    /// A core error.
+    Core(Error),
+}
+
+impl From<Error> for Fail {
+    fn from(e: Error) -> Fail {
+        Fail::Core(e)
+    }
+}
+
+impl Fail {
+    pub(crate) fn status(&self) -> ah_status {
+        match self {
+            Fail::Null(_) => AH_ERR_NULL_ARG,
+            Fail::Utf8(..) => AH_ERR_INVALID_UTF8,
+            Fail::Used(_) => AH_ERR_ALREADY_USED,
+            Fail::Panic(_) => AH_ERR_PANIC,
+            Fail::Core(e) => status_of(e.code()),
+        }
+    }
+
+    pub(crate) fn into_error(self) -> ah_error {
+        let status = self.status();
+        let (message, core) = match self {
+            Fail::Null(what) => (format!("`{what}` must not be NULL"), None),
+            Fail::Utf8(what, at) => (format!("`{what}` is not valid UTF-8 (byte {at})"), None),
+            Fail::Used(what) => (format!("{what} was already called on this handle"), None),
+            Fail::Panic(m) => (format!("panic inside agenthooks: {m}"), None),
+            Fail::Core(e) => (e.to_string(), Some(e)),
+        };
+        ah_error {
+            status,
+            message: NulStr::new(message),
+            core,
+        }
+    }
+}
+
+/// An error: a status code and a message. Immutable; every `const
+/// ah_error *` call may run concurrently from any thread. Free with
+/// `ah_error_free`.
+#[derive(Debug)]
+pub struct ah_error {
+    status: ah_status,
+    message: NulStr,
+    /// The core error it came from, kept so that fail responses built from
+    /// it are exactly the core's.
+    core: Option<Error>,
+}
+
+impl ah_error {
+    /// The core error behind this error (rebuilt from code and message when
+    /// it arose at the boundary).
+    pub(crate) fn to_core(&self) -> Error {
+        match &self.core {
+            Some(e) => clone_error(e),
+            None => {
+                let code = core_code(self.status).unwrap_or(ErrorCode::InvalidArgument);
+                error_of(code, self.message.as_str(), 0)
+            }
+        }
+    }
+}
+
+/// Returns the snake_case id of a status code (`"ok"`, `"null_arg"`,
+/// `"invalid_json"`, ...; `"unknown"` for a number that is no status): the
+/// same ids every agenthooks language uses. The string is static and
+/// NUL-terminated; never NULL. Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn ah_status_id(status: u32) -> *const c_char {
+    guard_value(|| {
+        status_from_u32(status)
+            .map(status_id)
+            .unwrap_or(c"unknown")
+            .as_ptr()
+    })
+}
+
+/// Returns the status code of an error; `AH_OK` when `err` is NULL.
+/// Thread-safe.
+///
+/// # Safety
+/// `err` must be NULL or a live `ah_error`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_error_code(err: *const ah_error) -> ah_status {
+    guard_value(|| {
+        // SAFETY: `err` is NULL or live (caller contract).
+        unsafe { ptr::borrow_opt(err) }.map_or(AH_OK, |e| e.status)
+    })
+}
+
+/// Returns the error's message (human-readable, never compared by tests).
+/// The view is valid until `ah_error_free(err)`; `{NULL, 0}` when `err` is
+/// NULL. Thread-safe.
+///
+/// # Safety
+/// `err` must be NULL or a live `ah_error`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_error_message(err: *const ah_error) -> ah_str {
+    guard_value(|| {
+        // SAFETY: `err` is NULL or live (caller contract).
+        unsafe { ptr::borrow_opt(err) }.map_or(ah_str::NONE, |e| e.message.view())
+    })
+}
+
+/// Makes an error of a core code (`code` is an `ah_status` value from 100
+/// up, or `AH_ERR_INVALID_UTF8` / `AH_ERR_PANIC`) with a message, for
+/// failures that arise in the caller's language: a handler error, a panic,
+/// an I/O failure. Use it with `ah_fail_response_for_payload`,
+/// `ah_event_fail_response` and `ah_invocation_prepare`.
+///
+/// On success `*out` gets an owned `ah_error` (free with `ah_error_free`).
+/// A `code` that is not such a status is `AH_ERR_INVALID_ARGUMENT`; NULL
+/// `out` is `AH_ERR_NULL_ARG`; a message that is not UTF-8 is
+/// `AH_ERR_INVALID_UTF8` (`message` may be NULL with length 0). On failure
+/// `*out` is untouched and, if `err` is not NULL, `*err` gets an owned
+/// error. Thread-safe; keeps no pointer after return.
+///
+/// # Safety
+/// `message` must be NULL or point at `message_len` readable bytes; `out`
+/// and `err` must be NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_error_new(
+    code: u32,
+    message: *const u8,
+    message_len: usize,
+    out: *mut *mut ah_error,
+    err: *mut *mut ah_error,
+) -> ah_status {
+    guard(err, || {
+        ptr::check_out(out, "out")?;
+        // SAFETY: pointer contract above.
+        let msg = unsafe { ptr::opt_text(message, message_len, "message") }?.unwrap_or("");
+        let Some(core) = status_from_u32(code).and_then(core_code) else {
+            return Err(Fail::Core(Error::InvalidArgument {
+                message: format!("{code} is not the status of a core error code"),
+            }));
+        };
+        let e = Fail::Core(error_of(core, msg, 0)).into_error();
+        // SAFETY: `out` checked non-NULL above.
+        unsafe { ptr::give(out, e) };
+        Ok(())
+    })
+}
+
+/// Frees an error. NULL is a no-op; freeing twice is undefined behaviour.
+/// Needs exclusive access.
+///
+/// # Safety
+/// `err` must be NULL or an `ah_error` from this library, not yet freed.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_error_free(err: *mut ah_error) {
+    guard_value(|| {
+        // SAFETY: caller contract above.
+        unsafe { ptr::free(err) }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_core_code_has_a_status_with_the_same_id() {
+        for c in ErrorCode::ALL {
+            let s = status_of(c);
+            assert_ne!(s, AH_ERR_UNKNOWN);
+            assert_eq!(status_id(s).to_str().unwrap(), c.as_str());
+            assert_eq!(core_code(s), Some(c));
+            assert_eq!(error_of(c, "m", 1).code(), c);
+        }
+        let mut ids = std::collections::HashSet::new();
+        for s in ALL_STATUSES {
+            assert!(ids.insert(status_id(s)), "{s:?}");
+            assert_eq!(status_from_u32(s as u32), Some(s));
+        }
+    }
+}

@@ -1,0 +1,639 @@
+//! The author-side run, in the core's three steps: parse argv, read stdin
+//! within the limit, `ah_invocation_prepare` (decode, or the complete
+//! answer), run the caller's handlers within the deadline, then
+//! `ah_invocation_complete` (encode, or the fail policy's answer).
+
+use std::ffi::c_char;
+
+use agenthooks::dialect::DEFAULT_MAX_BYTES;
+use agenthooks::runtime::{Invocation, RunArgs, StdoutGuard, parse_args, prepare, read_limited};
+use agenthooks::{Error, ErrorCode, Response};
+
+use crate::buf::ah_buf;
+use crate::error::{Fail, ah_error, ah_status, core_code, error_of, status_from_u32};
+use crate::event::ah_event;
+use crate::panic::{guard, guard_value};
+use crate::ptr::{self, NulStr, ah_str};
+use crate::respond::{ah_response, policy};
+
+/// Parsed `agenthooks run` arguments. Immutable: `const ah_run_args *`
+/// calls may run concurrently from any thread. Free with
+/// `ah_run_args_free`.
+#[derive(Debug)]
+pub struct ah_run_args {
+    args: RunArgs,
+    json: NulStr,
+    command: NulStr,
+    /// The payload of the legacy argv-payload modes (older Cursor CLI
+    /// builds, Codex `notify`): the JSON is an argument; stdin is not read.
+    argv_payload: Option<Vec<u8>>,
+}
+
+/// One decoded hook invocation, between `ah_invocation_prepare` and
+/// `ah_invocation_complete`. The getters may run concurrently; the
+/// `complete` calls need exclusive access. Free with `ah_invocation_free`.
+#[derive(Debug)]
+pub struct ah_invocation {
+    inv: Invocation,
+    event: ah_event,
+    policy_json: NulStr,
+    completed: bool,
+}
+
+/// Keeps stray prints off stdout while a hook runs (fd 1 points at
+/// stderr); the answer goes to the real stdout through
+/// `ah_stdout_guard_write`. `const` calls may run concurrently. Free with
+/// `ah_stdout_guard_free` (fd 1 stays diverted).
+pub struct ah_stdout_guard {
+    guard: StdoutGuard,
+}
+
+fn args_json(a: &RunArgs, argv_payload: bool) -> String {
+    let fail = a.fail.map(|f| serde_json::to_value(f).unwrap_or_default());
+    serde_json::json!({
+        "command": a.command,
+        "provider": a.provider,
+        "event": a.event,
+        "variant": a.variant,
+        "timeout_s": a.timeout_s,
+        "fail": fail,
+        "hook_id": a.hook_id,
+        "match": a.matcher,
+        "max_bytes": a.max_bytes,
+        "argv_payload": argv_payload,
+    })
+    .to_string()
+}
+
+/// Finds the word `agenthooks` in argv and parses the arguments after it
+/// (`run --provider=<id> [--event=..] [--variant=..] [--timeout=<s>]
+/// [--fail=open|closed] [--hook-id=..] [--match=..] [--max-bytes=..]`).
+/// `argv` is `argc` NUL-terminated UTF-8 strings (as `main` receives them).
+/// A payload passed as an argument (the legacy argv-payload modes of older
+/// Cursor CLI builds and Codex `notify`) is taken out first and used by
+/// `ah_invocation_prepare`; then stdin must not be read
+/// (`ah_run_args_reads_stdin`).
+///
+/// On success the result is `AH_OK` and `*out` gets an owned `ah_run_args`
+/// (free with `ah_run_args_free`), or NULL when the word is absent (the
+/// program was not started as a hook: print usage, exit 64). Fails with
+/// `AH_ERR_INVALID_ARGUMENT` (unknown option, bad value: say so on stderr
+/// and answer "no opinion", exit 0), `AH_ERR_INVALID_UTF8` or
+/// `AH_ERR_NULL_ARG`; then `*out` is untouched and, if `err` is not NULL,
+/// `*err` gets an owned error. Thread-safe; keeps no pointer after return.
+///
+/// # Safety
+/// `argv` must be NULL with `argc == 0`, or point at `argc` pointers to
+/// NUL-terminated strings; `out` and `err` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_run_args_parse(
+    argv: *const *const c_char,
+    argc: usize,
+    out: *mut *mut ah_run_args,
+    err: *mut *mut ah_error,
+) -> ah_status {
+    guard(err, || {
+        ptr::check_out(out, "out")?;
+        // SAFETY: pointer contract above.
+        let mut v = unsafe { ptr::argv(argv, argc) }?;
+        let argv_payload = agenthooks::dialect::cursor::take_argv_payload(&mut v);
+        match parse_args(&v)? {
+            // SAFETY: `out` checked non-NULL above.
+            None => unsafe { out.write(std::ptr::null_mut()) },
+            Some(args) => {
+                let json = NulStr::new(args_json(&args, argv_payload.is_some()));
+                let command = NulStr::new(args.command.clone());
+                let a = ah_run_args {
+                    args,
+                    json,
+                    command,
+                    argv_payload,
+                };
+                // SAFETY: `out` checked non-NULL above.
+                unsafe { ptr::give(out, a) }
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Returns the parsed arguments as JSON (`{"command", "provider", "event",
+/// "variant", "timeout_s", "fail", "hook_id", "match", "max_bytes",
+/// "argv_payload"}`, null where absent; `argv_payload` is a boolean).
+/// Valid until `ah_run_args_free(args)`; `{NULL, 0}` when `args` is NULL.
+/// Thread-safe.
+///
+/// # Safety
+/// `args` must be NULL or a live `ah_run_args`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_run_args_json(args: *const ah_run_args) -> ah_str {
+    guard_value(|| {
+        // SAFETY: `args` is NULL or live (caller contract).
+        unsafe { ptr::borrow_opt(args) }.map_or(ah_str::NONE, |a| a.json.view())
+    })
+}
+
+/// Returns the subcommand: `"run"` (one payload on stdin, one answer) or
+/// `"serve"` (NDJSON frames over stdio, for the OpenCode / OpenClaw plugin
+/// bridges). Valid until `ah_run_args_free(args)`; `{NULL, 0}` when `args`
+/// is NULL. Thread-safe.
+///
+/// # Safety
+/// `args` must be NULL or a live `ah_run_args`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_run_args_command(args: *const ah_run_args) -> ah_str {
+    guard_value(|| {
+        // SAFETY: `args` is NULL or live (caller contract).
+        unsafe { ptr::borrow_opt(args) }.map_or(ah_str::NONE, |a| a.command.view())
+    })
+}
+
+/// Returns the stdin size limit in bytes for these arguments
+/// (`--max-bytes`, else `ah_default_max_bytes()`); 0 when `args` is NULL.
+/// Thread-safe.
+///
+/// # Safety
+/// `args` must be NULL or a live `ah_run_args`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_run_args_max_bytes(args: *const ah_run_args) -> usize {
+    guard_value(|| {
+        // SAFETY: `args` is NULL or live (caller contract).
+        unsafe { ptr::borrow_opt(args) }
+            .map_or(0, |a| a.args.max_bytes.unwrap_or(DEFAULT_MAX_BYTES))
+    })
+}
+
+/// Whether the hook must read its payload from stdin: false when argv
+/// carried it (then `ah_invocation_prepare` uses that and ignores its
+/// `payload`). False when `args` is NULL. Thread-safe.
+///
+/// # Safety
+/// `args` must be NULL or a live `ah_run_args`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_run_args_reads_stdin(args: *const ah_run_args) -> bool {
+    guard_value(|| {
+        // SAFETY: `args` is NULL or live (caller contract).
+        unsafe { ptr::borrow_opt(args) }.is_some_and(|a| a.argv_payload.is_none())
+    })
+}
+
+/// Frees parsed arguments. NULL is a no-op; freeing twice is undefined
+/// behaviour. Needs exclusive access.
+///
+/// # Safety
+/// `args` must be NULL or from `ah_run_args_parse`, not yet freed.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_run_args_free(args: *mut ah_run_args) {
+    guard_value(|| {
+        // SAFETY: caller contract above.
+        unsafe { ptr::free(args) }
+    })
+}
+
+/// Returns the core's default payload size limit in bytes. Thread-safe.
+#[unsafe(no_mangle)]
+pub extern "C" fn ah_default_max_bytes() -> usize {
+    DEFAULT_MAX_BYTES
+}
+
+/// Reads a file descriptor (usually 0, stdin) to its end, accepting at
+/// most `limit` bytes: more is `AH_ERR_TOO_LARGE`, a read failure
+/// `AH_ERR_IO` (the core's rule for stdin). The descriptor is not closed.
+/// On success `*out` gets an owned `ah_buf` with the bytes as read (not
+/// necessarily UTF-8). On failure `*out` is untouched and, if `err` is not
+/// NULL, `*err` gets an owned error: pass it to `ah_invocation_prepare` as
+/// `read_error`. Thread-safe (the descriptor's own rules aside); keeps no
+/// pointer after return. Unix only (elsewhere: `AH_ERR_IO`).
+///
+/// # Safety
+/// `fd` must be an open descriptor for the whole call; `out` and `err`
+/// NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_read_fd_limited(
+    fd: i32,
+    limit: usize,
+    out: *mut *mut ah_buf,
+    err: *mut *mut ah_error,
+) -> ah_status {
+    guard(err, || {
+        ptr::check_out(out, "out")?;
+        // SAFETY: `fd` is open for the call (caller contract).
+        let data = unsafe { read_fd(fd, limit) }?;
+        // SAFETY: `out` checked non-NULL above.
+        unsafe { ptr::give(out, ah_buf::from_bytes(data)) };
+        Ok(())
+    })
+}
+
+/// # Safety
+/// `fd` must be open for the call.
+#[cfg(unix)]
+unsafe fn read_fd(fd: i32, limit: usize) -> Result<Vec<u8>, Error> {
+    use std::os::fd::BorrowedFd;
+    let io = |e| Error::Io {
+        what: "reading stdin".into(),
+        source: e,
+    };
+    if fd < 0 {
+        return Err(io(std::io::Error::from(std::io::ErrorKind::InvalidInput)));
+    }
+    // SAFETY: the caller keeps `fd` open for the call; we only duplicate
+    // it, and the duplicate is closed when `file` drops.
+    let owned = unsafe { BorrowedFd::borrow_raw(fd) }
+        .try_clone_to_owned()
+        .map_err(io)?;
+    read_limited(std::fs::File::from(owned), limit)
+}
+
+/// # Safety
+/// Always safe; unix-only feature.
+#[cfg(not(unix))]
+unsafe fn read_fd(_fd: i32, _limit: usize) -> Result<Vec<u8>, Error> {
+    Err(Error::Io {
+        what: "reading a file descriptor".into(),
+        source: std::io::Error::from(std::io::ErrorKind::Unsupported),
+    })
+}
+
+/// Step one of a hook run: names the agent (`--provider`, else the
+/// environment, else the payload's shape), applies the size limit,
+/// decodes, suppresses a double-fired sibling (Cursor), and fills the
+/// loop-guard count. `payload` is what was read from stdin (reading up to
+/// `ah_run_args_max_bytes(args) + 1` bytes is enough; more than the limit
+/// is `too_large`); if reading failed, pass the failure as `read_error`
+/// (from `ah_read_fd_limited`, or `ah_error_new(AH_ERR_IO, ...)`) and the
+/// payload is ignored. When argv carried the payload
+/// (`ah_run_args_reads_stdin` is false), that payload is used and both are
+/// ignored. `policy` is
+/// the hook's (partial) policy JSON, NULL for the defaults; `--fail` in
+/// argv overrides it.
+///
+/// On `AH_OK` exactly one output is set: `*out_invocation` gets an owned
+/// `ah_invocation` (run the handlers, then `ah_invocation_complete`), or
+/// `*out_answer` gets an owned `ah_response` that is the complete answer
+/// (unknown provider, bad input: write it and exit). Fails with
+/// `AH_ERR_INVALID_ARGUMENT` (bad policy), `AH_ERR_INVALID_UTF8` or
+/// `AH_ERR_NULL_ARG`; then no output is touched and, if `err` is not NULL,
+/// `*err` gets an owned error. Thread-safe; keeps no pointer after return.
+///
+/// # Safety
+/// `args` must be NULL or live; `policy` and `payload` NULL or readable for
+/// their lengths; `read_error` NULL or live; the outputs and `err` NULL or
+/// writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_invocation_prepare(
+    args: *const ah_run_args,
+    policy: *const u8,
+    policy_len: usize,
+    payload: *const u8,
+    payload_len: usize,
+    read_error: *const ah_error,
+    out_invocation: *mut *mut ah_invocation,
+    out_answer: *mut *mut ah_response,
+    err: *mut *mut ah_error,
+) -> ah_status {
+    guard(err, || {
+        ptr::check_out(out_invocation, "out_invocation")?;
+        ptr::check_out(out_answer, "out_answer")?;
+        // SAFETY: pointer contract above.
+        let (a, p, bytes, re) = unsafe {
+            (
+                ptr::borrow(args, "args")?,
+                self::policy(policy, policy_len)?,
+                ptr::bytes(payload, payload_len, "payload")?,
+                ptr::borrow_opt(read_error),
+            )
+        };
+        let limit = a.args.max_bytes.unwrap_or(DEFAULT_MAX_BYTES);
+        let read = match (&a.argv_payload, re) {
+            // As `runtime::run_process` treats an argv payload.
+            (Some(ap), _) if ap.len() <= limit => Ok(ap.clone()),
+            (Some(_), _) => Err(Error::TooLarge {
+                what: "argv payload",
+                limit,
+            }),
+            (None, Some(e)) => Err(e.to_core()),
+            (None, None) => read_limited(bytes, limit),
+        };
+        match prepare(&a.args, &p, read) {
+            Ok(inv) => {
+                let event = ah_event::new(inv.event.clone());
+                let policy_json =
+                    NulStr::new(serde_json::to_string(&inv.policy).unwrap_or_default());
+                let v = ah_invocation {
+                    inv,
+                    event,
+                    policy_json,
+                    completed: false,
+                };
+                // SAFETY: `out_invocation` checked non-NULL above.
+                unsafe { ptr::give(out_invocation, v) }
+            }
+            Err(answer) => {
+                let r = ah_response::new(with_notes_on_stderr(answer));
+                // SAFETY: `out_answer` checked non-NULL above.
+                unsafe { ptr::give(out_answer, r) }
+            }
+        }
+        Ok(())
+    })
+}
+
+/// Returns the invocation's event, borrowed: valid until
+/// `ah_invocation_free(inv)`, never to be passed to `ah_event_free`. NULL
+/// when `inv` is NULL. Thread-safe.
+///
+/// # Safety
+/// `inv` must be NULL or a live `ah_invocation`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_invocation_event(inv: *const ah_invocation) -> *const ah_event {
+    guard_value(|| {
+        // SAFETY: `inv` is NULL or live (caller contract).
+        unsafe { ptr::borrow_opt(inv) }.map_or(std::ptr::null(), |i| &i.event as *const ah_event)
+    })
+}
+
+/// Returns the event's canonical JSON (as `ah_event_json`). Valid until
+/// `ah_invocation_free(inv)`; `{NULL, 0}` when `inv` is NULL. Thread-safe.
+///
+/// # Safety
+/// `inv` must be NULL or a live `ah_invocation`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_invocation_event_json(inv: *const ah_invocation) -> ah_str {
+    guard_value(|| {
+        // SAFETY: `inv` is NULL or live (caller contract).
+        match unsafe { ptr::borrow_opt(inv) } {
+            // SAFETY: the event lives as long as `inv`.
+            Some(i) => unsafe { crate::event::ah_event_json(&i.event) },
+            None => ah_str::NONE,
+        }
+    })
+}
+
+/// Returns the handler deadline in milliseconds (the policy's
+/// `timeout_ms`, else 90% of `--timeout`, else 55 000): abandon handlers
+/// that run longer and complete with `AH_ERR_HANDLER_TIMEOUT`. 0 when
+/// `inv` is NULL. Thread-safe.
+///
+/// # Safety
+/// `inv` must be NULL or a live `ah_invocation`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_invocation_deadline_ms(inv: *const ah_invocation) -> u64 {
+    guard_value(|| {
+        // SAFETY: `inv` is NULL or live (caller contract).
+        unsafe { ptr::borrow_opt(inv) }.map_or(0, |i| i.inv.deadline_ms)
+    })
+}
+
+/// Returns the effective policy as full JSON (argv overrides applied).
+/// Valid until `ah_invocation_free(inv)`; `{NULL, 0}` when `inv` is NULL.
+/// Thread-safe.
+///
+/// # Safety
+/// `inv` must be NULL or a live `ah_invocation`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_invocation_policy_json(inv: *const ah_invocation) -> ah_str {
+    guard_value(|| {
+        // SAFETY: `inv` is NULL or live (caller contract).
+        unsafe { ptr::borrow_opt(inv) }.map_or(ah_str::NONE, |i| i.policy_json.view())
+    })
+}
+
+fn complete(i: &mut ah_invocation, outcome: Result<agenthooks::Decision, Error>) -> ah_response {
+    i.completed = true;
+    ah_response::new(with_notes_on_stderr(i.inv.complete(outcome)))
+}
+
+/// The opt-in `AGENTHOOKS_NOTES` diagnostics of a hook process: each note
+/// appended to stderr, exactly as `runtime::run_process` writes them (the
+/// core keeps that block inside `run_process`; this mirrors it for
+/// programs in other languages, and the Go end-to-end test compares the
+/// two byte for byte).
+fn with_notes_on_stderr(mut resp: Response) -> Response {
+    if std::env::var_os("AGENTHOOKS_NOTES").is_some_and(|v| !v.is_empty()) {
+        for n in &resp.notes {
+            resp.stderr.push_str(&format!(
+                "agenthooks: note: {} {} -> {}{}\n",
+                n.code,
+                n.from.as_deref().unwrap_or("-"),
+                n.to.as_deref().unwrap_or("-"),
+                n.detail
+                    .as_deref()
+                    .map(|d| format!(" ({d})"))
+                    .unwrap_or_default()
+            ));
+        }
+    }
+    resp
+}
+
+/// Step three with the handlers' decision (decision JSON; NULL with length
+/// 0 is `no_decision`): encodes it for the agent, or, when it is malformed
+/// or not valid here, answers per the fail policy. Records the
+/// continuation for the loop guard.
+///
+/// On `AH_OK` `*out` gets an owned `ah_response`: write its stdout and
+/// stderr and exit with its code. (With `AGENTHOOKS_NOTES` set in the
+/// environment, the notes are appended to its stderr, as the Rust
+/// runtime does; the same holds for the answer of
+/// `ah_invocation_prepare`.) Fails only with `AH_ERR_NULL_ARG` or
+/// `AH_ERR_ALREADY_USED` (a second complete call); then `*out` is
+/// untouched and, if `err` is not NULL, `*err` gets an owned error. Needs
+/// exclusive access to `inv`; keeps no pointer after return.
+///
+/// # Safety
+/// `inv` must be NULL or live; `decision` NULL or readable for
+/// `decision_len`; `out` and `err` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_invocation_complete(
+    inv: *mut ah_invocation,
+    decision: *const u8,
+    decision_len: usize,
+    out: *mut *mut ah_response,
+    err: *mut *mut ah_error,
+) -> ah_status {
+    guard(err, || {
+        ptr::check_out(out, "out")?;
+        // SAFETY: pointer contract above.
+        let i = unsafe { ptr::borrow_mut(inv, "inv") }?;
+        if i.completed {
+            return Err(Fail::Used("ah_invocation_complete"));
+        }
+        // SAFETY: pointer contract above.
+        let d = match unsafe { crate::respond::decision(decision, decision_len) } {
+            Ok(d) => Ok(d),
+            Err(Fail::Core(e)) => Err(e),
+            Err(Fail::Utf8(what, offset)) => Err(Error::InvalidUtf8 { what, offset }),
+            Err(other) => return Err(other),
+        };
+        let r = complete(i, d);
+        // SAFETY: `out` checked non-NULL above.
+        unsafe { ptr::give(out, r) };
+        Ok(())
+    })
+}
+
+/// Step three when the handlers failed: `code` is `AH_ERR_HANDLER_ERROR`
+/// (a handler returned an error), `AH_ERR_PANIC` (it panicked / threw),
+/// `AH_ERR_HANDLER_TIMEOUT` (it missed the deadline; the message is
+/// ignored) or another core status; `message` says what happened. The
+/// answer follows the fail policy, with the agent's real blocking mechanism
+/// under `fail: closed`.
+///
+/// On `AH_OK` `*out` gets an owned `ah_response`. Fails with
+/// `AH_ERR_NULL_ARG`, `AH_ERR_ALREADY_USED`, `AH_ERR_INVALID_UTF8`
+/// (message) or `AH_ERR_INVALID_ARGUMENT` (a code that is no core status);
+/// then `*out` is untouched and, if `err` is not NULL, `*err` gets an owned
+/// error. Needs exclusive access to `inv`; keeps no pointer after return.
+///
+/// # Safety
+/// `inv` must be NULL or live; `message` NULL or readable for
+/// `message_len`; `out` and `err` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_invocation_complete_error(
+    inv: *mut ah_invocation,
+    code: u32,
+    message: *const u8,
+    message_len: usize,
+    out: *mut *mut ah_response,
+    err: *mut *mut ah_error,
+) -> ah_status {
+    guard(err, || {
+        ptr::check_out(out, "out")?;
+        // SAFETY: pointer contract above.
+        let (i, msg) = unsafe {
+            (
+                ptr::borrow_mut(inv, "inv")?,
+                ptr::opt_text(message, message_len, "message")?.unwrap_or(""),
+            )
+        };
+        if i.completed {
+            return Err(Fail::Used("ah_invocation_complete_error"));
+        }
+        let Some(c) = status_from_u32(code).and_then(core_code) else {
+            return Err(Fail::Core(Error::InvalidArgument {
+                message: format!("{code} is not the status of a core error code"),
+            }));
+        };
+        let e = match c {
+            ErrorCode::HandlerTimeout => Error::HandlerTimeout {
+                ms: i.inv.deadline_ms,
+            },
+            c => error_of(c, msg, i.inv.deadline_ms),
+        };
+        let r = complete(i, Err(e));
+        // SAFETY: `out` checked non-NULL above.
+        unsafe { ptr::give(out, r) };
+        Ok(())
+    })
+}
+
+/// Frees an invocation (and its borrowed event). NULL is a no-op; freeing
+/// twice is undefined behaviour. Needs exclusive access.
+///
+/// # Safety
+/// `inv` must be NULL or from `ah_invocation_prepare`, not yet freed.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_invocation_free(inv: *mut ah_invocation) {
+    guard_value(|| {
+        // SAFETY: caller contract above.
+        unsafe { ptr::free(inv) }
+    })
+}
+
+/// Computes the handler deadline in milliseconds for a (partial) policy
+/// JSON (NULL for the defaults) and the hook timeout the agent's config
+/// passed in seconds (`timeout_s` <= 0 or NaN: none): the policy's
+/// `timeout_ms`, else 90% of the timeout, else 55 000. On success `*out`
+/// gets the value. Fails with `AH_ERR_INVALID_ARGUMENT` (bad policy),
+/// `AH_ERR_INVALID_UTF8` or `AH_ERR_NULL_ARG`; then `*out` is untouched
+/// and, if `err` is not NULL, `*err` gets an owned error. Thread-safe.
+///
+/// # Safety
+/// `policy` must be NULL or readable for `policy_len`; `out` and `err`
+/// NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_policy_deadline_ms(
+    policy: *const u8,
+    policy_len: usize,
+    timeout_s: f64,
+    out: *mut u64,
+    err: *mut *mut ah_error,
+) -> ah_status {
+    guard(err, || {
+        ptr::check_out(out, "out")?;
+        // SAFETY: pointer contract above.
+        let p = unsafe { self::policy(policy, policy_len) }?;
+        let t = (timeout_s > 0.0).then_some(timeout_s);
+        // SAFETY: `out` checked non-NULL above.
+        unsafe { ptr::put(out, p.deadline_ms(t)) };
+        Ok(())
+    })
+}
+
+/// Points fd 1 at stderr so that stray prints of handlers cannot corrupt
+/// the agent's answer; the real stdout is kept for
+/// `ah_stdout_guard_write`. Call it once, before running handlers. On
+/// success `*out` gets an owned guard (free with `ah_stdout_guard_free`).
+/// Fails only with `AH_ERR_NULL_ARG`; then, if `err` is not NULL, `*err`
+/// gets an owned error. Process-wide effect: not for libraries, only for
+/// a hook program's main.
+///
+/// # Safety
+/// `out` and `err` must be NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_stdout_divert(
+    out: *mut *mut ah_stdout_guard,
+    err: *mut *mut ah_error,
+) -> ah_status {
+    guard(err, || {
+        ptr::check_out(out, "out")?;
+        let g = StdoutGuard::divert();
+        // SAFETY: `out` checked non-NULL above.
+        unsafe { ptr::give(out, ah_stdout_guard { guard: g }) };
+        Ok(())
+    })
+}
+
+/// Writes the answer's bytes to the real stdout (and flushes). Fails with
+/// `AH_ERR_IO`, or `AH_ERR_NULL_ARG`; then, if `err` is not NULL, `*err`
+/// gets an owned error. Thread-safe; keeps no pointer after return.
+///
+/// # Safety
+/// `stdout_guard` must be NULL or live; `data` NULL or readable for `len`; `err`
+/// NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_stdout_guard_write(
+    stdout_guard: *const ah_stdout_guard,
+    data: *const u8,
+    len: usize,
+    err: *mut *mut ah_error,
+) -> ah_status {
+    guard(err, || {
+        // SAFETY: pointer contract above.
+        let (g, b) = unsafe {
+            (
+                ptr::borrow(stdout_guard, "stdout_guard")?,
+                ptr::bytes(data, len, "data")?,
+            )
+        };
+        g.guard.write_answer(b).map_err(|e| Error::Io {
+            what: "writing stdout".into(),
+            source: e,
+        })?;
+        Ok(())
+    })
+}
+
+/// Frees a stdout guard (fd 1 stays pointed at stderr). NULL is a no-op;
+/// freeing twice is undefined behaviour. Needs exclusive access.
+///
+/// # Safety
+/// `stdout_guard` must be NULL or from `ah_stdout_divert`, not yet freed.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_stdout_guard_free(stdout_guard: *mut ah_stdout_guard) {
+    guard_value(|| {
+        // SAFETY: caller contract above.
+        unsafe { ptr::free(stdout_guard) }
+    })
+}

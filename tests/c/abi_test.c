@@ -1,0 +1,1087 @@
+/* The C ABI test: walks every shared fixture (provider and router
+ * families, flattened by flatten_fixtures.py) through include/agenthooks.h,
+ * then calls every function on its success and error paths (NULLs,
+ * invalid UTF-8, bad JSON, double calls). Built with -std=c11 -Wall
+ * -Werror and run under valgrind by `make c-test`.
+ *
+ * usage: abi_test <flattened fixtures dir>     (AH_FIXTURE=<substring> filters) */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agenthooks.h"
+#include "json.h"
+
+static int failures = 0;
+static int checks = 0;
+
+#define CHECK(cond, ...)                                      \
+  do {                                                        \
+    checks++;                                                 \
+    if (!(cond)) {                                            \
+      failures++;                                             \
+      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);    \
+      fprintf(stderr, __VA_ARGS__);                           \
+      fprintf(stderr, "\n");                                  \
+    }                                                         \
+  } while (0)
+
+/* A string literal as (const uint8_t *, size_t). */
+#define S(lit) (const uint8_t *)(lit), strlen(lit)
+
+static const char *id(ah_status s) { return ah_status_id(s); }
+
+static bool str_eq(ah_str s, const char *want) {
+  return s.ptr != NULL && s.len == strlen(want) && memcmp(s.ptr, want, s.len) == 0 && s.ptr[s.len] == '\0';
+}
+
+static bool contains(const char *hay, size_t hlen, const char *needle, size_t nlen) {
+  if (nlen == 0) return true;
+  for (size_t i = 0; i + nlen <= hlen; i++)
+    if (memcmp(hay + i, needle, nlen) == 0) return true;
+  return false;
+}
+
+/* Reads <dir>/<name>; NULL when absent. The buffer is NUL-terminated. */
+static char *read_file(const char *dir, const char *name, size_t *len) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *buf = malloc((size_t)n + 1);
+  if (!buf) abort();
+  size_t got = fread(buf, 1, (size_t)n, f);
+  fclose(f);
+  buf[got] = '\0';
+  if (len) *len = got;
+  return buf;
+}
+
+static long read_long(const char *dir, const char *name, long dflt) {
+  char *s = read_file(dir, name, NULL);
+  if (!s) return dflt;
+  long v = strtol(s, NULL, 10);
+  free(s);
+  return v;
+}
+
+/* Builds a generated payload (see flatten_fixtures.py). */
+static char *gen_payload(const char *dir, const char *spec, size_t *len) {
+  char kind[32] = {0}, field[256] = {0};
+  size_t n = 0;
+  if (sscanf(spec, "%31s %zu %255s", kind, &n, field) < 2) return NULL;
+  char *out;
+  if (strcmp(kind, "deep") == 0) {
+    out = malloc(2 * n + 1);
+    memset(out, '[', n);
+    memset(out + n, ']', n);
+    *len = 2 * n;
+  } else if (strcmp(kind, "big_string") == 0) {
+    out = malloc(n + 3);
+    out[0] = '"';
+    memset(out + 1, 'x', n);
+    out[n + 1] = '"';
+    *len = n + 2;
+  } else if (strcmp(kind, "big_field") == 0) {
+    size_t blen;
+    char *base = read_file(dir, "payload_base.json", &blen);
+    if (!base || blen < 2) abort();
+    size_t flen = strlen(field);
+    out = malloc(blen + flen + n + 8);
+    size_t k = blen - 1; /* drop the closing brace */
+    memcpy(out, base, k);
+    if (blen > 2) out[k++] = ',';
+    out[k++] = '"';
+    memcpy(out + k, field, flen);
+    k += flen;
+    out[k++] = '"';
+    out[k++] = ':';
+    out[k++] = '"';
+    memset(out + k, 'x', n);
+    k += n;
+    out[k++] = '"';
+    out[k++] = '}';
+    *len = k;
+    free(base);
+  } else {
+    return NULL;
+  }
+  return out;
+}
+
+/* ---------------------------------------------------------------- wire */
+
+static bool notes_match(const char *name, int i, ah_str got, const char *want_text) {
+  jval *g = json_parse(got.ptr, got.len);
+  jval *w = json_parse(want_text, strlen(want_text));
+  bool ok = g && w && g->type == J_ARR && w->type == J_ARR && g->n == w->n;
+  for (size_t k = 0; ok && k < g->n; k++) {
+    const char *fields[] = {"code", "from", "to"};
+    for (int f = 0; f < 3; f++) {
+      const jval *a = json_get(g->items[k], fields[f]);
+      const jval *b = json_get(w->items[k], fields[f]);
+      if ((a == NULL) != (b == NULL) || (a && !json_equal(a, b))) ok = false;
+    }
+  }
+  if (!ok) fprintf(stderr, "  %s: response %d: notes %.*s, want %s\n", name, i, (int)got.len, got.ptr, want_text);
+  json_free(g);
+  json_free(w);
+  return ok;
+}
+
+static void check_wire(const char *dir, const char *name, int i, const ah_response *r) {
+  char key[64];
+  snprintf(key, sizeof key, "r%d.exit", i);
+  long want_exit = read_long(dir, key, -999);
+  ah_str out = ah_response_stdout(r), err = ah_response_stderr(r);
+  CHECK(ah_response_exit_code(r) == want_exit, "%s: response %d: exit %d, want %ld (stdout %.*s, stderr %.*s)", name,
+        i, ah_response_exit_code(r), want_exit, (int)out.len, out.ptr, (int)err.len, err.ptr);
+  CHECK(out.ptr != NULL && err.ptr != NULL, "%s: response %d: NULL views", name, i);
+  size_t wlen;
+  snprintf(key, sizeof key, "r%d.stdout.json", i);
+  char *w = read_file(dir, key, &wlen);
+  if (w) {
+    jval *a = json_parse(out.ptr, out.len), *b = json_parse(w, wlen);
+    CHECK(a && b && json_equal(a, b), "%s: response %d: stdout JSON %.*s, want %s", name, i, (int)out.len, out.ptr, w);
+    json_free(a);
+    json_free(b);
+  } else {
+    snprintf(key, sizeof key, "r%d.stdout", i);
+    w = read_file(dir, key, &wlen);
+    CHECK(w && out.len == wlen && memcmp(out.ptr, w, wlen) == 0, "%s: response %d: stdout %.*s, want %s", name, i,
+          (int)out.len, out.ptr, w ? w : "(missing)");
+  }
+  free(w);
+  snprintf(key, sizeof key, "r%d.stderr", i);
+  w = read_file(dir, key, &wlen);
+  if (w) {
+    CHECK(err.len == wlen && memcmp(err.ptr, w, wlen) == 0, "%s: response %d: stderr %.*s, want %s", name, i,
+          (int)err.len, err.ptr, w);
+    free(w);
+  }
+  snprintf(key, sizeof key, "r%d.stderr_contains", i);
+  w = read_file(dir, key, &wlen);
+  if (w) {
+    CHECK(contains(err.ptr, err.len, w, wlen), "%s: response %d: stderr %.*s lacks %s", name, i, (int)err.len, err.ptr,
+          w);
+    free(w);
+  }
+  snprintf(key, sizeof key, "r%d.notes.json", i);
+  w = read_file(dir, key, NULL);
+  CHECK(w && notes_match(name, i, ah_response_notes_json(r), w), "%s: response %d: notes", name, i);
+  free(w);
+  /* The whole-response JSON agrees with the getters. */
+  ah_str all = ah_response_json(r);
+  jval *j = json_parse(all.ptr, all.len);
+  CHECK(j && json_get(j, "exit_code") != NULL, "%s: response %d: ah_response_json", name, i);
+  json_free(j);
+}
+
+/* ------------------------------------------------------ provider cases */
+
+static void run_provider_case(const char *dir, const char *name) {
+  size_t plen = 0;
+  char *provider = read_file(dir, "provider", NULL);
+  char *payload = read_file(dir, "payload", &plen);
+  if (!payload) {
+    char *spec = read_file(dir, "payload_gen", NULL);
+    payload = spec ? gen_payload(dir, spec, &plen) : NULL;
+    free(spec);
+  }
+  CHECK(provider && payload, "%s: unreadable case", name);
+  if (!provider || !payload) {
+    free(provider);
+    free(payload);
+    return;
+  }
+  char *variant = read_file(dir, "variant", NULL);
+  char *event = read_file(dir, "event", NULL);
+  ah_decode_options *opts = NULL;
+  if (variant || event) {
+    opts = ah_decode_options_new();
+    if (variant) CHECK(ah_decode_options_set_variant(opts, S(variant), NULL) == AH_OK, "%s: variant", name);
+    if (event) CHECK(ah_decode_options_set_event(opts, S(event), NULL) == AH_OK, "%s: event", name);
+  }
+  size_t alen = 0;
+  char *argv_file = read_file(dir, "argv", &alen);
+  char *env = read_file(dir, "env.json", NULL);
+  if (argv_file || env) {
+    /* Detection cases: the provider must be found from argv/env/shape
+     * (a --provider in argv is the flag), and the decode records how. */
+    const char *argv[64];
+    size_t argc = 0;
+    for (size_t k = 0; k < alen && argc < 64; k += strlen(argv_file + k) + 1) argv[argc++] = argv_file + k;
+    ah_run_args *ra = NULL;
+    char *flag = NULL;
+    if (ah_run_args_parse(argv, argc, &ra, NULL) == AH_OK && ra) {
+      ah_str aj = ah_run_args_json(ra);
+      jval *j = json_parse(aj.ptr, aj.len);
+      const jval *p = json_get(j, "provider");
+      if (p && p->type == J_STR) flag = strdup(p->s);
+      json_free(j);
+    }
+    ah_run_args_free(ra);
+    ah_buf *det = NULL;
+    ah_error *derr0 = NULL;
+    ah_status ds = ah_detect((const uint8_t *)flag, flag ? strlen(flag) : 0, argv, argc, (const uint8_t *)(env ? env : "{}"),
+                             env ? strlen(env) : 2, (const uint8_t *)payload, plen, &det, &derr0);
+    CHECK(ds == AH_OK, "%s: detection failed: %s", name, id(ds));
+    if (ds == AH_OK) {
+      jval *j = json_parse(ah_buf_str(det).ptr, ah_buf_str(det).len);
+      ah_str want = {0};
+      CHECK(ah_provider_parse(S(provider), &want, NULL) == AH_OK && json_str_is(json_get(j, "provider"), want.ptr),
+            "%s: detected %s, want %s", name, ah_buf_str(det).ptr, provider);
+      if (!opts) opts = ah_decode_options_new();
+      const jval *how = json_get(j, "detection"), *var = json_get(j, "variant");
+      CHECK(how && ah_decode_options_set_detection(opts, (const uint8_t *)how->s, how->slen, NULL) == AH_OK,
+            "%s: detection", name);
+      if (!variant && var) ah_decode_options_set_variant(opts, (const uint8_t *)var->s, var->slen, NULL);
+      json_free(j);
+    }
+    ah_buf_free(det);
+    ah_error_free(derr0);
+    free(flag);
+  }
+  free(argv_file);
+  free(env);
+  ah_event *ev = NULL;
+  ah_error *derr = NULL;
+  ah_status st = ah_event_decode(S(provider), (const uint8_t *)payload, plen, opts, &ev, &derr);
+  size_t elen;
+  char *want_event = read_file(dir, "expect_event.json", &elen);
+  char *want_error = read_file(dir, "expect_error", NULL);
+  if (want_event) {
+    CHECK(st == AH_OK, "%s: decode failed: %s %.*s", name, id(st), (int)ah_error_message(derr).len,
+          ah_error_message(derr).ptr);
+    if (st == AH_OK) {
+      ah_str js = ah_event_json(ev);
+      jval *got = json_parse(js.ptr, js.len);
+      jval *raw_parsed = json_parse(payload, plen);
+      CHECK(got && raw_parsed && json_equal(json_get(got, "raw"), raw_parsed), "%s: canonical raw", name);
+      json_remove(got, "raw");
+      jval *want = json_parse(want_event, elen);
+      CHECK(got && want && json_equal(got, want), "%s: canonical event\n   got: %.*s\n  want: %s", name,
+            (int)(js.len > 2000 ? 2000 : js.len), js.ptr, want_event);
+      json_free(got);
+      json_free(want);
+      json_free(raw_parsed);
+      ah_str raw = ah_event_raw(ev);
+      CHECK(raw.len == plen && memcmp(raw.ptr, payload, plen) == 0 && raw.ptr[raw.len] == '\0',
+            "%s: raw must be byte-identical", name);
+      CHECK(ah_event_provider(ev).len > 0 && ah_event_kind(ev).len > 0 && ah_event_native_name(ev).ptr != NULL,
+            "%s: getters", name);
+    }
+  } else {
+    CHECK(want_error != NULL, "%s: expect needs event or error", name);
+    CHECK(st != AH_OK && want_error && strcmp(id(st), want_error) == 0, "%s: decode status %s, want %s", name, id(st),
+          want_error ? want_error : "?");
+    CHECK(derr != NULL && ah_error_code(derr) == st, "%s: error handle", name);
+  }
+  int nresp = (int)read_long(dir, "nresp", 0);
+  for (int i = 0; i < nresp; i++) {
+    char key[64];
+    size_t dlen = 0, polen = 0;
+    snprintf(key, sizeof key, "r%d.decision.json", i);
+    char *decision = read_file(dir, key, &dlen);
+    snprintf(key, sizeof key, "r%d.policy.json", i);
+    char *policy = read_file(dir, key, &polen);
+    snprintf(key, sizeof key, "r%d.error", i);
+    char *rerr_code = read_file(dir, key, NULL);
+    ah_response *r = NULL;
+    if (st != AH_OK) {
+      CHECK(rerr_code == NULL, "%s: response %d: error is implied on error cases", name, i);
+      ah_status s2 = ah_fail_response_for_payload(S(provider), (const uint8_t *)payload, plen, derr,
+                                                  (const uint8_t *)policy, polen, &r, NULL);
+      CHECK(s2 == AH_OK, "%s: response %d: fail_response_for_payload %s", name, i, id(s2));
+    } else {
+      ah_error *rerr = NULL;
+      ah_status s2 = ah_event_respond(ev, (const uint8_t *)decision, dlen, (const uint8_t *)policy, polen, &r, &rerr);
+      if (rerr_code) {
+        CHECK(s2 != AH_OK && strcmp(id(s2), rerr_code) == 0, "%s: response %d: status %s, want %s", name, i, id(s2),
+              rerr_code);
+        CHECK(r == NULL, "%s: response %d: out written on failure", name, i);
+        if (s2 != AH_OK) {
+          s2 = ah_event_fail_response(ev, rerr, (const uint8_t *)policy, polen, &r, NULL);
+          CHECK(s2 == AH_OK, "%s: response %d: fail_response %s", name, i, id(s2));
+        }
+      } else {
+        CHECK(s2 == AH_OK, "%s: response %d: respond failed: %s %.*s", name, i, id(s2),
+              (int)ah_error_message(rerr).len, ah_error_message(rerr).ptr);
+      }
+      ah_error_free(rerr);
+    }
+    if (r) check_wire(dir, name, i, r);
+    ah_response_free(r);
+    free(decision);
+    free(policy);
+    free(rerr_code);
+  }
+  ah_event_free(ev);
+  ah_error_free(derr);
+  ah_decode_options_free(opts);
+  free(want_event);
+  free(want_error);
+  free(provider);
+  free(payload);
+  free(variant);
+  free(event);
+}
+
+/* -------------------------------------------------------- router cases */
+
+/* Compares decision JSON, normalizing the expected form through the core. */
+static bool decision_equal(ah_str got, const char *want) {
+  ah_buf *norm = NULL;
+  if (ah_decision_normalize(S(want), &norm, NULL) != AH_OK) return false;
+  ah_str w = ah_buf_str(norm);
+  jval *a = json_parse(got.ptr, got.len), *b = json_parse(w.ptr, w.len);
+  bool ok = a && b && json_equal(a, b);
+  json_free(a);
+  json_free(b);
+  ah_buf_free(norm);
+  return ok;
+}
+
+static void run_router_case(const char *dir, const char *name) {
+  char *mode = read_file(dir, "mode", NULL);
+  int n = (int)read_long(dir, "nhandlers", 0);
+  int called = 0;
+  const char *error = NULL;
+  ah_buf *result = NULL;
+  bool all = mode && strcmp(mode, "all") == 0;
+  ah_fold *fold = all ? NULL : ah_fold_new();
+  /* `all` collects every decision into a JSON array for ah_merge_all. */
+  size_t cap = 16, alen = 0;
+  char *arr = malloc(cap);
+  arr[alen++] = '[';
+  for (int i = 0; i < n; i++) {
+    char key[64];
+    size_t dlen;
+    snprintf(key, sizeof key, "h%d.decision.json", i);
+    char *d = read_file(dir, key, &dlen);
+    called++;
+    if (!d) { /* a handler that fails: the chain stops with handler_error */
+      error = "handler_error";
+      break;
+    }
+    if (all) {
+      while (alen + dlen + 3 > cap) cap *= 2;
+      arr = realloc(arr, cap);
+      if (alen > 1) arr[alen++] = ',';
+      memcpy(arr + alen, d, dlen);
+      alen += dlen;
+      free(d);
+    } else {
+      bool done = false;
+      ah_status st = ah_fold_push(fold, (const uint8_t *)d, dlen, &done, NULL);
+      free(d);
+      CHECK(st == AH_OK, "%s: push %s", name, id(st));
+      CHECK(done == ah_fold_is_done(fold), "%s: is_done", name);
+      if (done) break;
+    }
+  }
+  arr[alen++] = ']';
+  if (!error) {
+    ah_status st = all ? ah_merge_all((const uint8_t *)arr, alen, &result, NULL) : ah_fold_finish(fold, &result, NULL);
+    CHECK(st == AH_OK, "%s: merge %s", name, id(st));
+  }
+  char *want = read_file(dir, "expect.decision.json", NULL);
+  char *want_error = read_file(dir, "expect_error", NULL);
+  if (want) {
+    CHECK(result && decision_equal(ah_buf_str(result), want), "%s: decision %s, want %s", name,
+          result ? ah_buf_str(result).ptr : error, want);
+  } else {
+    CHECK(error && want_error && strcmp(error, want_error) == 0, "%s: want error %s", name, want_error);
+  }
+  CHECK(called == read_long(dir, "called", -1), "%s: called %d handlers, want %ld", name, called,
+        read_long(dir, "called", -1));
+  ah_buf_free(result);
+  ah_fold_free(fold);
+  free(arr);
+  free(mode);
+  free(want);
+  free(want_error);
+}
+
+/* Runs one family; returns how many cases matched the filter. */
+static int walk(const char *root, const char *family, void (*run)(const char *, const char *)) {
+  char dir[2048];
+  snprintf(dir, sizeof dir, "%s/%s", root, family);
+  long count = read_long(dir, "count", -1);
+  CHECK(count > 0, "%s: no fixtures in %s", family, dir);
+  const char *filter = getenv("AH_FIXTURE");
+  int total = 0, ran = 0, skipped = 0;
+  for (long i = 0; i < count; i++) {
+    char cd[4096];
+    snprintf(cd, sizeof cd, "%s/%ld", dir, i);
+    char *name = read_file(cd, "name", NULL);
+    if (!name) continue;
+    if (filter && *filter && !strstr(name, filter)) {
+      free(name);
+      continue;
+    }
+    total++;
+    char *skip = read_file(cd, "skip", NULL);
+    if (skip) {
+      skipped++;
+      free(skip);
+    } else {
+      run(cd, name);
+      ran++;
+    }
+    free(name);
+  }
+  fprintf(stderr, "%s fixtures (C ABI): ran %d, skipped %d, total %d\n", family, ran, skipped, total);
+  CHECK(ran + skipped == total, "%s: ran + skipped == total", family);
+  CHECK(total > 0 || (filter && *filter), "%s: no fixtures", family);
+  return total;
+}
+
+/* -------------------------------------------------- every function, paths */
+
+static const char *PRE = "{\"session_id\":\"s\",\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\","
+                         "\"tool_input\":{\"command\":\"rm -rf /\"},\"tool_use_id\":\"t1\"}";
+static const char *BAD_UTF8 = "\xff\xfe";
+
+static void test_versions(void) {
+  CHECK(ah_abi_version() == AH_ABI_VERSION, "abi version");
+  CHECK(strcmp(ah_version(), AH_VERSION) == 0, "ah_version %s vs %s", ah_version(), AH_VERSION);
+  int major = -1, minor = -1, patch = -1;
+  CHECK(sscanf(ah_version(), "%d.%d.%d", &major, &minor, &patch) == 3, "version parses");
+  CHECK(major == AH_VERSION_MAJOR && minor == AH_VERSION_MINOR && patch == AH_VERSION_PATCH, "version macros");
+  CHECK(AH_VERSION_NUMBER == major * 10000 + minor * 100 + patch, "AH_VERSION_NUMBER");
+}
+
+static void test_errors(void) {
+  CHECK(strcmp(ah_status_id(AH_OK), "ok") == 0, "ok id");
+  CHECK(strcmp(ah_status_id(AH_ERR_NULL_ARG), "null_arg") == 0, "null_arg id");
+  CHECK(strcmp(ah_status_id(AH_ERR_INVALID_JSON), "invalid_json") == 0, "invalid_json id");
+  CHECK(strcmp(ah_status_id(AH_ERR_INVALID_ARGUMENT), "invalid_argument") == 0, "invalid_argument id");
+  CHECK(strcmp(ah_status_id(102), "unknown") == 0 && strcmp(ah_status_id(123456), "unknown") == 0, "unknown ids");
+  /* Every numbered status has a distinct id. */
+  const char *seen[256];
+  int nseen = 0;
+  for (uint32_t s = 0; s < 256; s++) {
+    const char *i = ah_status_id(s);
+    if (strcmp(i, "unknown") == 0) continue;
+    for (int k = 0; k < nseen; k++) CHECK(strcmp(seen[k], i) != 0, "duplicate id %s", i);
+    seen[nseen++] = i;
+  }
+  CHECK(nseen == 20, "20 named statuses besides unknown, got %d", nseen);
+
+  ah_error *e = NULL, *err = NULL;
+  CHECK(ah_error_new(AH_ERR_HANDLER_ERROR, S("db down"), &e, &err) == AH_OK && e && !err, "error_new");
+  CHECK(ah_error_code(e) == AH_ERR_HANDLER_ERROR, "error code");
+  CHECK(contains(ah_error_message(e).ptr, ah_error_message(e).len, "db down", 7), "error message");
+  ah_error_free(e);
+  e = NULL;
+  CHECK(ah_error_new(AH_ERR_PANIC, NULL, 0, &e, NULL) == AH_OK && ah_error_code(e) == AH_ERR_PANIC, "panic error");
+  ah_error_free(e);
+  uint32_t bad_codes[] = {AH_OK, AH_ERR_NULL_ARG, AH_ERR_ALREADY_USED, 99, 102, 9999};
+  for (size_t i = 0; i < sizeof bad_codes / sizeof *bad_codes; i++) {
+    e = NULL;
+    CHECK(ah_error_new(bad_codes[i], S("x"), &e, &err) == AH_ERR_INVALID_ARGUMENT && e == NULL && err,
+          "error_new(%u) refused", bad_codes[i]);
+    CHECK(ah_error_code(err) == AH_ERR_INVALID_ARGUMENT, "error_new err code");
+    ah_error_free(err);
+    err = NULL;
+  }
+  CHECK(ah_error_new(AH_ERR_IO, S("x"), NULL, &err) == AH_ERR_NULL_ARG && ah_error_code(err) == AH_ERR_NULL_ARG,
+        "error_new NULL out");
+  ah_error_free(err);
+  err = NULL;
+  CHECK(ah_error_new(AH_ERR_IO, S(BAD_UTF8), &e, &err) == AH_ERR_INVALID_UTF8, "error_new bad utf8");
+  ah_error_free(err);
+  CHECK(ah_error_new(AH_ERR_IO, NULL, 3, &e, NULL) == AH_ERR_NULL_ARG, "error_new NULL with length");
+  /* NULL handles: sentinels and no-ops. */
+  CHECK(ah_error_code(NULL) == AH_OK, "error_code(NULL)");
+  CHECK(ah_error_message(NULL).ptr == NULL && ah_error_message(NULL).len == 0, "error_message(NULL)");
+  ah_error_free(NULL);
+  ah_error_free(NULL);
+}
+
+static void test_decode(void) {
+  ah_event *ev = NULL;
+  ah_error *err = NULL;
+  CHECK(ah_event_decode(S("claude"), S(PRE), NULL, &ev, &err) == AH_OK && ev && !err, "decode alias");
+  CHECK(str_eq(ah_event_provider(ev), "claude-code"), "provider id");
+  CHECK(str_eq(ah_event_kind(ev), "tool.pre"), "kind");
+  CHECK(str_eq(ah_event_native_name(ev), "PreToolUse"), "native name");
+  CHECK(str_eq(ah_event_raw(ev), PRE), "raw");
+  ah_str j1 = ah_event_json(ev), j2 = ah_event_json(ev);
+  CHECK(j1.ptr == j2.ptr && j1.len == j2.len && j1.ptr[j1.len] == '\0', "json cached and NUL-terminated");
+  /* Failures: status, *err set, *out untouched. */
+  ah_event *untouched = (ah_event *)&err; /* a sentinel address */
+  ah_event *out = untouched;
+  struct {
+    const uint8_t *p;
+    size_t pl;
+    const uint8_t *b;
+    size_t bl;
+    ah_status want;
+  } cases[] = {
+      {NULL, 0, S(PRE), AH_ERR_NULL_ARG},
+      {S(BAD_UTF8), S(PRE), AH_ERR_INVALID_UTF8},
+      {S("vim"), S(PRE), AH_ERR_UNKNOWN_PROVIDER},
+      {S("codex"), S("{not json"), AH_ERR_INVALID_JSON},
+      {S("codex"), S("[1,2]"), AH_ERR_NOT_AN_OBJECT},
+      {S("codex"), S("{\"session_id\":\"s\"}"), AH_ERR_MISSING_EVENT},
+      {S("codex"), S("{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"\xff\"}"), AH_ERR_INVALID_UTF8},
+      {S("codex"), NULL, 0, AH_ERR_INVALID_JSON},
+      {S("codex"), NULL, 5, AH_ERR_NULL_ARG},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    ah_error *e = NULL;
+    ah_status st = ah_event_decode(cases[i].p, cases[i].pl, cases[i].b, cases[i].bl, NULL, &out, &e);
+    CHECK(st == cases[i].want, "decode case %zu: %s, want %s", i, id(st), id(cases[i].want));
+    CHECK(out == untouched, "decode case %zu: out touched", i);
+    CHECK(e && ah_error_code(e) == st && ah_error_message(e).len > 0, "decode case %zu: error", i);
+    ah_error_free(e);
+    /* The same failure with err == NULL only returns the status. */
+    CHECK(ah_event_decode(cases[i].p, cases[i].pl, cases[i].b, cases[i].bl, NULL, &out, NULL) == cases[i].want,
+          "decode case %zu without err", i);
+  }
+  CHECK(ah_event_decode(S("codex"), S(PRE), NULL, NULL, NULL) == AH_ERR_NULL_ARG, "decode NULL out");
+
+  /* Options. */
+  ah_decode_options *o = ah_decode_options_new();
+  CHECK(o != NULL, "options");
+  CHECK(ah_decode_options_set_variant(o, S("ide"), NULL) == AH_OK, "variant");
+  CHECK(ah_decode_options_set_event(o, S("PreToolUse"), NULL) == AH_OK, "event");
+  CHECK(ah_decode_options_set_detection(o, S("shape"), NULL) == AH_OK, "detection");
+  ah_error *e = NULL;
+  CHECK(ah_decode_options_set_detection(o, S("guess"), &e) == AH_ERR_INVALID_ARGUMENT && e, "detection bad");
+  ah_error_free(e);
+  CHECK(ah_decode_options_set_detection(o, NULL, 0, NULL) == AH_ERR_NULL_ARG, "detection NULL");
+  CHECK(ah_decode_options_set_variant(o, S(BAD_UTF8), NULL) == AH_ERR_INVALID_UTF8, "variant utf8");
+  CHECK(ah_decode_options_set_event(o, S(BAD_UTF8), NULL) == AH_ERR_INVALID_UTF8, "event utf8");
+  CHECK(ah_decode_options_set_variant(NULL, S("x"), NULL) == AH_ERR_NULL_ARG, "variant NULL opts");
+  CHECK(ah_decode_options_set_event(NULL, S("x"), NULL) == AH_ERR_NULL_ARG, "event NULL opts");
+  CHECK(ah_decode_options_set_detection(NULL, S("env"), NULL) == AH_ERR_NULL_ARG, "detection NULL opts");
+  CHECK(ah_decode_options_set_max_bytes(NULL, 1, NULL) == AH_ERR_NULL_ARG, "max_bytes NULL opts");
+  ah_event *ev2 = NULL;
+  const char *no_name = "{\"session_id\":\"s\",\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls\"}}";
+  CHECK(ah_event_decode(S("codex"), S(no_name), o, &ev2, NULL) == AH_OK, "decode with --event");
+  ah_str js = ah_event_json(ev2);
+  jval *j = json_parse(js.ptr, js.len);
+  CHECK(json_str_is(json_get(j, "variant"), "ide") && json_str_is(json_get(j, "detection"), "shape"),
+        "options applied: %.*s", (int)js.len, js.ptr);
+  json_free(j);
+  ah_event_free(ev2);
+  CHECK(ah_decode_options_set_variant(o, NULL, 0, NULL) == AH_OK, "variant cleared");
+  CHECK(ah_decode_options_set_max_bytes(o, 10, NULL) == AH_OK, "max_bytes");
+  ev2 = NULL;
+  CHECK(ah_event_decode(S("codex"), S(PRE), o, &ev2, NULL) == AH_ERR_TOO_LARGE && !ev2, "too large");
+  CHECK(ah_decode_options_set_max_bytes(o, 0, NULL) == AH_OK, "max_bytes default");
+  CHECK(ah_event_decode(S("codex"), S(PRE), o, &ev2, NULL) == AH_OK, "default limit");
+  ah_event_free(ev2);
+  ah_decode_options_free(o);
+  ah_decode_options_free(NULL);
+
+  /* NULL event: sentinels. */
+  CHECK(ah_event_json(NULL).ptr == NULL && ah_event_raw(NULL).ptr == NULL, "event NULL views");
+  CHECK(ah_event_provider(NULL).ptr == NULL && ah_event_kind(NULL).ptr == NULL && ah_event_native_name(NULL).ptr == NULL,
+        "event NULL names");
+  ah_event_free(NULL);
+  ah_event_free(ev);
+}
+
+typedef struct {
+  const ah_event *ev;
+  const char *json;
+  bool ok;
+} thread_arg;
+
+static void *read_event(void *p) {
+  thread_arg *a = p;
+  for (int i = 0; i < 50; i++) {
+    ah_str s = ah_event_json(a->ev);
+    if (i == 0) a->json = s.ptr;
+    if (s.ptr != a->json || s.len == 0) a->ok = false;
+    ah_response *r = NULL;
+    if (ah_event_respond(a->ev, S("{\"kind\":\"deny\",\"reason\":\"no\"}"), NULL, 0, &r, NULL) != AH_OK) a->ok = false;
+    ah_response_free(r);
+  }
+  return NULL;
+}
+
+/* `const ah_event *` calls run concurrently (first-use JSON caching included). */
+static void test_threads(void) {
+  ah_event *ev = NULL;
+  CHECK(ah_event_decode(S("codex"), S(PRE), NULL, &ev, NULL) == AH_OK, "decode for threads");
+  pthread_t t[4];
+  thread_arg a[4];
+  for (int i = 0; i < 4; i++) {
+    a[i] = (thread_arg){ev, NULL, true};
+    pthread_create(&t[i], NULL, read_event, &a[i]);
+  }
+  for (int i = 0; i < 4; i++) {
+    pthread_join(t[i], NULL);
+    CHECK(a[i].ok && a[i].json == a[0].json, "thread %d", i);
+  }
+  ah_event_free(ev);
+}
+
+static void test_respond(void) {
+  ah_event *ev = NULL;
+  CHECK(ah_event_decode(S("codex"), S(PRE), NULL, &ev, NULL) == AH_OK, "decode");
+  ah_response *r = NULL;
+  CHECK(ah_event_respond(ev, S("{\"kind\":\"ask\",\"reason\":\"sure?\"}"), NULL, 0, &r, NULL) == AH_OK, "respond");
+  CHECK(contains(ah_response_stdout(r).ptr, ah_response_stdout(r).len, "deny", 4), "ask degrades to deny on codex");
+  CHECK(contains(ah_response_notes_json(r).ptr, ah_response_notes_json(r).len, "degraded", 8), "degraded note");
+  CHECK(ah_response_exit_code(r) == 0, "exit 0");
+  ah_str rj = ah_response_json(r);
+  CHECK(rj.ptr && rj.ptr == ah_response_json(r).ptr, "response json cached");
+  ah_response_free(r);
+  r = NULL;
+  CHECK(ah_event_respond(ev, NULL, 0, NULL, 0, &r, NULL) == AH_OK && ah_response_stdout(r).len == 0,
+        "NULL decision is no_decision");
+  ah_response_free(r);
+  ah_response *untouched = (ah_response *)&r, *out = untouched;
+  struct {
+    const char *d;
+    const char *p;
+    ah_status want;
+  } cases[] = {
+      {"{\"kind\":\"maybe\"}", NULL, AH_ERR_INVALID_DECISION},
+      {"{\"kind\":\"deny\",\"why\":\"x\"}", NULL, AH_ERR_INVALID_DECISION},
+      {"not json", NULL, AH_ERR_INVALID_DECISION},
+      {"{\"kind\":\"finish\"}", NULL, AH_ERR_INVALID_DECISION},
+      {BAD_UTF8, NULL, AH_ERR_INVALID_UTF8},
+      {"{\"kind\":\"deny\",\"reason\":\"x\"}", "{\"fial\":\"closed\"}", AH_ERR_INVALID_ARGUMENT},
+      {"{\"kind\":\"deny\",\"reason\":\"x\"}", BAD_UTF8, AH_ERR_INVALID_UTF8},
+      {"{\"kind\":\"ask\",\"reason\":\"x\"}", "{\"unsupported\":\"strict\"}", AH_ERR_UNSUPPORTED_DECISION},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    ah_error *e = NULL;
+    const char *p = cases[i].p;
+    ah_status st = ah_event_respond(ev, S(cases[i].d), (const uint8_t *)p, p ? strlen(p) : 0, &out, &e);
+    CHECK(st == cases[i].want && out == untouched && e && ah_error_code(e) == st, "respond case %zu: %s", i, id(st));
+    if (st == AH_ERR_UNSUPPORTED_DECISION) {
+      /* The fail policy's answer to that error, under fail: closed. */
+      ah_response *fr = NULL;
+      CHECK(ah_event_fail_response(ev, e, S("{\"fail\":\"closed\"}"), &fr, NULL) == AH_OK, "fail response");
+      CHECK(contains(ah_response_stdout(fr).ptr, ah_response_stdout(fr).len, "deny", 4), "fail closed denies");
+      ah_response_free(fr);
+    }
+    ah_error_free(e);
+  }
+  CHECK(ah_event_respond(NULL, NULL, 0, NULL, 0, &out, NULL) == AH_ERR_NULL_ARG, "respond NULL event");
+  CHECK(ah_event_respond(ev, NULL, 0, NULL, 0, NULL, NULL) == AH_ERR_NULL_ARG, "respond NULL out");
+  CHECK(ah_event_respond(ev, NULL, 4, NULL, 0, &out, NULL) == AH_ERR_NULL_ARG, "respond NULL decision with len");
+
+  /* Fail responses. */
+  ah_error *he = NULL;
+  CHECK(ah_error_new(AH_ERR_HANDLER_ERROR, S("boom"), &he, NULL) == AH_OK, "handler error");
+  ah_response *fr = NULL;
+  CHECK(ah_event_fail_response(ev, he, NULL, 0, &fr, NULL) == AH_OK, "fail open");
+  CHECK(ah_response_stdout(fr).len == 0 &&
+            contains(ah_response_stderr(fr).ptr, ah_response_stderr(fr).len, "handler_error", 13),
+        "fail open: no opinion, diagnostic");
+  ah_response_free(fr);
+  CHECK(ah_event_fail_response(NULL, he, NULL, 0, &fr, NULL) == AH_ERR_NULL_ARG, "fail NULL event");
+  CHECK(ah_event_fail_response(ev, NULL, NULL, 0, &fr, NULL) == AH_ERR_NULL_ARG, "fail NULL error");
+  CHECK(ah_event_fail_response(ev, he, S("{\"fail\":\"sideways\"}"), &fr, NULL) == AH_ERR_INVALID_ARGUMENT, "fail bad policy");
+  CHECK(ah_event_fail_response(ev, he, NULL, 0, NULL, NULL) == AH_ERR_NULL_ARG, "fail NULL out");
+  fr = NULL;
+  CHECK(ah_fail_response_for_payload(S("claude-code"), S("{oops"), he, S("{\"fail\":\"closed\"}"), &fr, NULL) == AH_OK &&
+            ah_response_exit_code(fr) == 2,
+        "undecodable, fail closed: exit 2");
+  ah_response_free(fr);
+  CHECK(ah_fail_response_for_payload(S("vim"), S("{}"), he, NULL, 0, &fr, NULL) == AH_ERR_UNKNOWN_PROVIDER,
+        "for_payload unknown provider");
+  CHECK(ah_fail_response_for_payload(S("codex"), S("{}"), NULL, NULL, 0, &fr, NULL) == AH_ERR_NULL_ARG,
+        "for_payload NULL error");
+  CHECK(ah_fail_response_for_payload(NULL, 0, S("{}"), he, NULL, 0, &fr, NULL) == AH_ERR_NULL_ARG,
+        "for_payload NULL provider");
+  CHECK(ah_fail_response_for_payload(S("codex"), S("{}"), he, NULL, 0, NULL, NULL) == AH_ERR_NULL_ARG,
+        "for_payload NULL out");
+  ah_error_free(he);
+
+  CHECK(ah_response_stdout(NULL).ptr == NULL && ah_response_stderr(NULL).ptr == NULL, "response NULL views");
+  CHECK(ah_response_exit_code(NULL) == -1, "response NULL exit");
+  CHECK(ah_response_notes_json(NULL).ptr == NULL && ah_response_json(NULL).ptr == NULL, "response NULL json");
+  ah_response_free(NULL);
+  ah_event_free(ev);
+}
+
+static void test_merge(void) {
+  ah_fold *f = ah_fold_new();
+  bool done = true;
+  CHECK(ah_fold_push(f, S("{\"kind\":\"no_decision\",\"context\":\"a\"}"), &done, NULL) == AH_OK && !done, "push neutral");
+  CHECK(!ah_fold_is_done(f), "not done");
+  ah_error *e = NULL;
+  CHECK(ah_fold_push(f, S("{\"kind\":\"nope\"}"), &done, &e) == AH_ERR_INVALID_DECISION && e, "push bad");
+  ah_error_free(e);
+  CHECK(ah_fold_push(f, S(BAD_UTF8), &done, NULL) == AH_ERR_INVALID_UTF8, "push bad utf8");
+  CHECK(ah_fold_push(f, S("{\"kind\":\"deny\",\"reason\":\"x\"}"), NULL, NULL) == AH_OK, "push NULL done");
+  CHECK(ah_fold_is_done(f), "done");
+  CHECK(ah_fold_push(f, S("{\"kind\":\"allow\"}"), &done, NULL) == AH_OK && done, "push after done ignored");
+  ah_buf *b = NULL;
+  CHECK(ah_fold_finish(f, &b, NULL) == AH_OK, "finish");
+  CHECK(decision_equal(ah_buf_str(b), "{\"kind\":\"deny\",\"reason\":\"x\",\"context\":[\"a\"]}"), "winner keeps context");
+  ah_buf_free(b);
+  b = NULL;
+  e = NULL;
+  CHECK(ah_fold_finish(f, &b, &e) == AH_ERR_ALREADY_USED && b == NULL && ah_error_code(e) == AH_ERR_ALREADY_USED,
+        "finish twice");
+  ah_error_free(e);
+  CHECK(ah_fold_push(f, NULL, 0, &done, NULL) == AH_ERR_ALREADY_USED, "push after finish");
+  CHECK(!ah_fold_is_done(f), "finished fold is not done");
+  ah_fold_free(f);
+  CHECK(ah_fold_push(NULL, NULL, 0, &done, NULL) == AH_ERR_NULL_ARG, "push NULL fold");
+  CHECK(ah_fold_finish(NULL, &b, NULL) == AH_ERR_NULL_ARG, "finish NULL fold");
+  f = ah_fold_new();
+  CHECK(ah_fold_finish(f, NULL, NULL) == AH_ERR_NULL_ARG, "finish NULL out");
+  CHECK(ah_fold_finish(f, &b, NULL) == AH_OK && decision_equal(ah_buf_str(b), "{\"kind\":\"no_decision\"}"),
+        "empty fold");
+  ah_buf_free(b);
+  ah_fold_free(f);
+  CHECK(!ah_fold_is_done(NULL), "is_done NULL");
+  ah_fold_free(NULL);
+
+  b = NULL;
+  CHECK(ah_merge_all(S("[{\"kind\":\"allow\"},{\"kind\":\"deny\",\"reason\":\"d\"}]"), &b, NULL) == AH_OK &&
+            decision_equal(ah_buf_str(b), "{\"kind\":\"deny\",\"reason\":\"d\"}"),
+        "merge_all");
+  ah_buf_free(b);
+  b = NULL;
+  CHECK(ah_merge_first(S("[{\"kind\":\"allow\"},{\"kind\":\"deny\",\"reason\":\"d\"}]"), &b, NULL) == AH_OK &&
+            decision_equal(ah_buf_str(b), "{\"kind\":\"allow\"}"),
+        "merge_first");
+  ah_buf_free(b);
+  b = NULL;
+  CHECK(ah_merge_all(S("[]"), &b, NULL) == AH_OK && decision_equal(ah_buf_str(b), "{\"kind\":\"no_decision\"}"),
+        "merge_all empty");
+  ah_buf_free(b);
+  const char *bad[] = {"{\"kind\":\"allow\"}", "[{\"kind\":\"x\"}]", "[1]", "nope"};
+  for (size_t i = 0; i < 4; i++) {
+    CHECK(ah_merge_all(S(bad[i]), &b, NULL) == AH_ERR_INVALID_DECISION, "merge_all bad %zu", i);
+    CHECK(ah_merge_first(S(bad[i]), &b, NULL) == AH_ERR_INVALID_DECISION, "merge_first bad %zu", i);
+  }
+  CHECK(ah_merge_all(NULL, 0, &b, NULL) == AH_ERR_NULL_ARG && ah_merge_first(NULL, 0, &b, NULL) == AH_ERR_NULL_ARG,
+        "merge NULL");
+  CHECK(ah_merge_all(S("[]"), NULL, NULL) == AH_ERR_NULL_ARG && ah_merge_first(S("[]"), NULL, NULL) == AH_ERR_NULL_ARG,
+        "merge NULL out");
+  CHECK(ah_merge_all(S(BAD_UTF8), &b, NULL) == AH_ERR_INVALID_UTF8, "merge bad utf8");
+
+  b = NULL;
+  CHECK(ah_decision_normalize(S("{\"kind\":\"Deny\",\"reason\":\"r\",\"context\":\"c\",\"stop_agent\":true}"), &b,
+                              NULL) == AH_OK,
+        "normalize");
+  jval *j = json_parse(ah_buf_str(b).ptr, ah_buf_str(b).len);
+  CHECK(json_str_is(json_get(j, "kind"), "deny") && json_get(j, "context")->type == J_ARR, "normalized form");
+  json_free(j);
+  ah_buf_free(b);
+  CHECK(ah_decision_normalize(S("{\"kind\":\"deny\",\"x\":1}"), &b, NULL) == AH_ERR_INVALID_DECISION, "normalize bad");
+  CHECK(ah_decision_normalize(NULL, 0, &b, NULL) == AH_ERR_NULL_ARG, "normalize NULL");
+  CHECK(ah_decision_normalize(S("{}"), NULL, NULL) == AH_ERR_NULL_ARG, "normalize NULL out");
+  CHECK(ah_buf_str(NULL).ptr == NULL, "buf NULL");
+  ah_buf_free(NULL);
+}
+
+static void test_info(void) {
+  ah_str p = {0};
+  CHECK(ah_provider_parse(S("gemini-cli"), &p, NULL) == AH_OK && str_eq(p, "gemini"), "provider alias");
+  CHECK(ah_provider_parse(S("COPILOT_CLI"), &p, NULL) == AH_OK && str_eq(p, "copilot"), "provider spelling");
+  ah_error *e = NULL;
+  CHECK(ah_provider_parse(S("vim"), &p, &e) == AH_ERR_UNKNOWN_PROVIDER && e, "provider unknown");
+  ah_error_free(e);
+  CHECK(ah_provider_parse(S(BAD_UTF8), &p, NULL) == AH_ERR_INVALID_UTF8, "provider utf8");
+  CHECK(ah_provider_parse(NULL, 0, &p, NULL) == AH_ERR_NULL_ARG, "provider NULL");
+  CHECK(ah_provider_parse(S("codex"), NULL, NULL) == AH_ERR_NULL_ARG, "provider NULL out");
+
+  const char *providers[] = {"claude-code", "codex", "cursor", "gemini", "kimi-code", "copilot"};
+  for (size_t i = 0; i < 6; i++) {
+    ah_buf *b = NULL;
+    CHECK(ah_capabilities_json(S(providers[i]), &b, NULL) == AH_OK, "capabilities %s", providers[i]);
+    jval *j = json_parse(ah_buf_str(b).ptr, ah_buf_str(b).len);
+    CHECK(j && j->type == J_ARR && j->n > 0 && json_get(j->items[0], "can_block"), "capability rows %s", providers[i]);
+    json_free(j);
+    ah_buf_free(b);
+  }
+  ah_buf *b = NULL;
+  CHECK(ah_capability_json(S("codex"), S("PreToolUse"), &b, NULL) == AH_OK, "capability");
+  jval *j = json_parse(ah_buf_str(b).ptr, ah_buf_str(b).len);
+  CHECK(json_str_is(json_get(j, "kind"), "tool.pre"), "capability kind");
+  json_free(j);
+  ah_buf_free(b);
+  CHECK(ah_capabilities_json(S("vim"), &b, NULL) == AH_ERR_UNKNOWN_PROVIDER, "capabilities unknown");
+  CHECK(ah_capabilities_json(NULL, 0, &b, NULL) == AH_ERR_NULL_ARG, "capabilities NULL");
+  CHECK(ah_capabilities_json(S("codex"), NULL, NULL) == AH_ERR_NULL_ARG, "capabilities NULL out");
+  CHECK(ah_capability_json(S("codex"), NULL, 0, &b, NULL) == AH_ERR_NULL_ARG, "capability NULL name");
+  CHECK(ah_capability_json(S("codex"), S(BAD_UTF8), &b, NULL) == AH_ERR_INVALID_UTF8, "capability utf8");
+  CHECK(ah_capability_json(S("vim"), S("x"), &b, NULL) == AH_ERR_UNKNOWN_PROVIDER, "capability unknown");
+
+  /* The quirk registry, whole and per provider. */
+  b = NULL;
+  CHECK(ah_quirks_json(NULL, 0, &b, NULL) == AH_OK, "quirks");
+  j = json_parse(ah_buf_str(b).ptr, ah_buf_str(b).len);
+  size_t all_quirks = j ? j->n : 0;
+  CHECK(j && j->type == J_ARR && j->n > 0 && json_get(j->items[0], "id") && json_get(j->items[0], "mitigation"),
+        "quirk rows");
+  json_free(j);
+  ah_buf_free(b);
+  b = NULL;
+  CHECK(ah_quirks_json(S("claude"), &b, NULL) == AH_OK, "quirks of one provider");
+  j = json_parse(ah_buf_str(b).ptr, ah_buf_str(b).len);
+  CHECK(j && j->n > 0 && j->n < all_quirks, "a subset");
+  for (size_t k = 0; j && k < j->n; k++)
+    CHECK(json_str_is(json_get(j->items[k], "provider"), "claude-code"), "quirk %zu provider", k);
+  json_free(j);
+  ah_buf_free(b);
+  CHECK(ah_quirks_json(S("vim"), &b, NULL) == AH_ERR_UNKNOWN_PROVIDER, "quirks unknown provider");
+  CHECK(ah_quirks_json(S(BAD_UTF8), &b, NULL) == AH_ERR_INVALID_UTF8, "quirks utf8");
+  CHECK(ah_quirks_json(NULL, 3, &b, NULL) == AH_ERR_NULL_ARG, "quirks NULL with length");
+  CHECK(ah_quirks_json(NULL, 0, NULL, NULL) == AH_ERR_NULL_ARG, "quirks NULL out");
+
+  /* Detection: flag, environment (given as JSON), payload shape. */
+  const char *argv[] = {"guard", "agenthooks", "run"};
+  b = NULL;
+  CHECK(ah_detect(S("claude"), argv, 3, S("{}"), S(PRE), &b, NULL) == AH_OK, "detect flag");
+  j = json_parse(ah_buf_str(b).ptr, ah_buf_str(b).len);
+  CHECK(json_str_is(json_get(j, "provider"), "claude-code") && json_str_is(json_get(j, "detection"), "config"),
+        "detect flag result %s", ah_buf_str(b).ptr);
+  json_free(j);
+  ah_buf_free(b);
+  b = NULL;
+  const char *cursor = "{\"conversation_id\":\"c\",\"generation_id\":\"g\",\"hook_event_name\":\"beforeShellExecution\","
+                       "\"command\":\"ls\",\"cursor_version\":\"1.7.2\"}";
+  CHECK(ah_detect(NULL, 0, NULL, 0, S("{}"), S(cursor), &b, NULL) == AH_OK, "detect shape");
+  j = json_parse(ah_buf_str(b).ptr, ah_buf_str(b).len);
+  CHECK(json_str_is(json_get(j, "provider"), "cursor") && json_str_is(json_get(j, "detection"), "shape"),
+        "detect shape result %s", ah_buf_str(b).ptr);
+  json_free(j);
+  ah_buf_free(b);
+  b = NULL;
+  CHECK(ah_detect(NULL, 0, NULL, 0, NULL, 0, S(cursor), &b, NULL) == AH_OK, "detect with the process environment");
+  ah_buf_free(b);
+  e = NULL;
+  CHECK(ah_detect(NULL, 0, NULL, 0, S("{}"), S("{}"), &b, &e) == AH_ERR_UNKNOWN_PROVIDER && e, "detect nothing");
+  ah_error_free(e);
+  CHECK(ah_detect(S("vim"), NULL, 0, S("{}"), S("{}"), &b, NULL) == AH_ERR_UNKNOWN_PROVIDER, "detect bad flag");
+  CHECK(ah_detect(NULL, 0, NULL, 0, S("[1]"), S("{}"), &b, NULL) == AH_ERR_INVALID_ARGUMENT, "detect bad env");
+  CHECK(ah_detect(NULL, 0, NULL, 2, S("{}"), S("{}"), &b, NULL) == AH_ERR_NULL_ARG, "detect NULL argv");
+  CHECK(ah_detect(S(BAD_UTF8), NULL, 0, S("{}"), S("{}"), &b, NULL) == AH_ERR_INVALID_UTF8, "detect flag utf8");
+  CHECK(ah_detect(NULL, 0, NULL, 0, S("{}"), S("{}"), NULL, NULL) == AH_ERR_NULL_ARG, "detect NULL out");
+}
+
+static void test_runtime(void) {
+  /* argv. */
+  const char *plain[] = {"guard", "--help"};
+  ah_run_args *a = (ah_run_args *)plain;
+  CHECK(ah_run_args_parse(plain, 2, &a, NULL) == AH_OK && a == NULL, "no agenthooks word: NULL");
+  const char *argv[] = {"/bin/guard", "agenthooks", "run", "--provider=codex", "--timeout", "10"};
+  CHECK(ah_run_args_parse(argv, 6, &a, NULL) == AH_OK && a, "parse");
+  jval *j = json_parse(ah_run_args_json(a).ptr, ah_run_args_json(a).len);
+  CHECK(json_str_is(json_get(j, "provider"), "codex") && json_get(j, "timeout_s")->type == J_NUM, "args json");
+  json_free(j);
+  CHECK(ah_run_args_max_bytes(a) == ah_default_max_bytes() && ah_default_max_bytes() > 0, "max bytes");
+  CHECK(str_eq(ah_run_args_command(a), "run") && ah_run_args_reads_stdin(a), "command run, reads stdin");
+  const char *serve[] = {"g", "agenthooks", "serve", "--provider=opencode"};
+  ah_run_args *sv = NULL;
+  CHECK(ah_run_args_parse(serve, 4, &sv, NULL) == AH_OK && str_eq(ah_run_args_command(sv), "serve"), "serve");
+  ah_run_args_free(sv);
+  const char *ap[] = {"g", "agenthooks", "run", "--provider=cursor", "{\"hook_event_name\":\"beforeShellExecution\",\"command\":\"ls\"}"};
+  CHECK(ah_run_args_parse(ap, 5, &sv, NULL) == AH_OK && !ah_run_args_reads_stdin(sv), "argv payload: no stdin");
+  ah_invocation *apinv = NULL;
+  ah_response *apans = NULL;
+  CHECK(ah_invocation_prepare(sv, NULL, 0, NULL, 0, NULL, &apinv, &apans, NULL) == AH_OK && apinv &&
+            str_eq(ah_event_native_name(ah_invocation_event(apinv)), "beforeShellExecution"),
+        "argv payload decoded");
+  ah_invocation_free(apinv);
+  ah_run_args_free(sv);
+  const char *bad[] = {"g", "agenthooks", "run", "--bogus=1"};
+  ah_run_args *b = NULL;
+  ah_error *e = NULL;
+  CHECK(ah_run_args_parse(bad, 4, &b, &e) == AH_ERR_INVALID_ARGUMENT && !b && e, "bad option");
+  ah_error_free(e);
+  const char *utf[] = {"g", "agenthooks", "\xff"};
+  CHECK(ah_run_args_parse(utf, 3, &b, NULL) == AH_ERR_INVALID_UTF8, "argv utf8");
+  const char *nul[] = {"g", NULL};
+  CHECK(ah_run_args_parse(nul, 2, &b, NULL) == AH_ERR_NULL_ARG, "argv NULL element");
+  CHECK(ah_run_args_parse(NULL, 1, &b, NULL) == AH_ERR_NULL_ARG, "argv NULL");
+  CHECK(ah_run_args_parse(NULL, 0, &b, NULL) == AH_OK && b == NULL, "empty argv");
+  CHECK(ah_run_args_parse(argv, 6, NULL, NULL) == AH_ERR_NULL_ARG, "parse NULL out");
+  CHECK(ah_run_args_json(NULL).ptr == NULL && ah_run_args_max_bytes(NULL) == 0, "args NULL");
+  CHECK(ah_run_args_command(NULL).ptr == NULL && !ah_run_args_reads_stdin(NULL), "args NULL 2");
+  ah_run_args_free(NULL);
+
+  /* Reading a descriptor within the limit. */
+  int fds[2];
+  CHECK(pipe(fds) == 0, "pipe");
+  CHECK(write(fds[1], PRE, strlen(PRE)) == (ssize_t)strlen(PRE), "write pipe");
+  close(fds[1]);
+  ah_buf *in = NULL;
+  CHECK(ah_read_fd_limited(fds[0], 4096, &in, NULL) == AH_OK && str_eq(ah_buf_str(in), PRE), "read fd");
+  close(fds[0]);
+  CHECK(pipe(fds) == 0, "pipe 2");
+  CHECK(write(fds[1], "0123456789", 10) == 10, "write pipe 2");
+  close(fds[1]);
+  ah_error *rerr = NULL;
+  ah_buf *in2 = NULL;
+  CHECK(ah_read_fd_limited(fds[0], 5, &in2, &rerr) == AH_ERR_TOO_LARGE && !in2 && rerr, "read fd too large");
+  close(fds[0]);
+  e = NULL;
+  CHECK(ah_read_fd_limited(-1, 5, &in2, &e) == AH_ERR_IO && e, "read bad fd");
+  ah_error_free(e);
+  CHECK(ah_read_fd_limited(0, 5, NULL, NULL) == AH_ERR_NULL_ARG, "read NULL out");
+
+  /* The three steps. */
+  ah_invocation *inv = NULL;
+  ah_response *answer = NULL;
+  ah_str data = ah_buf_str(in);
+  CHECK(ah_invocation_prepare(a, NULL, 0, (const uint8_t *)data.ptr, data.len, NULL, &inv, &answer, NULL) == AH_OK &&
+            inv && !answer,
+        "prepare");
+  CHECK(ah_invocation_deadline_ms(inv) == 9000, "deadline 90%% of --timeout: %llu",
+        (unsigned long long)ah_invocation_deadline_ms(inv));
+  ah_str ej = ah_invocation_event_json(inv);
+  const ah_event *ev = ah_invocation_event(inv);
+  CHECK(ev && ej.ptr == ah_event_json(ev).ptr && str_eq(ah_event_kind(ev), "tool.pre"), "invocation event");
+  j = json_parse(ah_invocation_policy_json(inv).ptr, ah_invocation_policy_json(inv).len);
+  CHECK(json_str_is(json_get(j, "fail"), "open"), "policy json");
+  json_free(j);
+  ah_response *r = NULL;
+  CHECK(ah_invocation_complete(inv, S("{\"kind\":\"deny\",\"reason\":\"no\"}"), &r, NULL) == AH_OK && r, "complete");
+  CHECK(contains(ah_response_stdout(r).ptr, ah_response_stdout(r).len, "deny", 4), "complete deny");
+  ah_response_free(r);
+  r = NULL;
+  e = NULL;
+  CHECK(ah_invocation_complete(inv, NULL, 0, &r, &e) == AH_ERR_ALREADY_USED && !r && e, "complete twice");
+  ah_error_free(e);
+  CHECK(ah_invocation_complete_error(inv, AH_ERR_PANIC, S("x"), &r, NULL) == AH_ERR_ALREADY_USED, "complete_error after");
+  ah_invocation_free(inv);
+
+  /* complete_error: handler error, panic, timeout under fail: closed. */
+  uint32_t codes[] = {AH_ERR_HANDLER_ERROR, AH_ERR_PANIC, AH_ERR_HANDLER_TIMEOUT};
+  const char *ids[] = {"handler_error", "panic", "handler_timeout"};
+  for (int i = 0; i < 3; i++) {
+    inv = NULL;
+    CHECK(ah_invocation_prepare(a, S("{\"fail\":\"closed\"}"), (const uint8_t *)data.ptr, data.len, NULL, &inv,
+                                &answer, NULL) == AH_OK,
+          "prepare %d", i);
+    r = NULL;
+    CHECK(ah_invocation_complete_error(inv, codes[i], S("it broke"), &r, NULL) == AH_OK, "complete_error %d", i);
+    CHECK(contains(ah_response_stdout(r).ptr, ah_response_stdout(r).len, "deny", 4) &&
+              contains(ah_response_stderr(r).ptr, ah_response_stderr(r).len, ids[i], strlen(ids[i])),
+          "fail closed on %s: %.*s", ids[i], (int)ah_response_stderr(r).len, ah_response_stderr(r).ptr);
+    ah_response_free(r);
+    ah_invocation_free(inv);
+  }
+  inv = NULL;
+  CHECK(ah_invocation_prepare(a, NULL, 0, S(PRE), NULL, &inv, &answer, NULL) == AH_OK, "prepare again");
+  CHECK(ah_invocation_complete_error(inv, 12345, S("x"), &r, NULL) == AH_ERR_INVALID_ARGUMENT, "complete_error bad code");
+  CHECK(ah_invocation_complete_error(inv, AH_ERR_HANDLER_ERROR, S(BAD_UTF8), &r, NULL) == AH_ERR_INVALID_UTF8,
+        "complete_error bad message");
+  CHECK(ah_invocation_complete_error(inv, AH_ERR_HANDLER_ERROR, S("x"), NULL, NULL) == AH_ERR_NULL_ARG,
+        "complete_error NULL out");
+  r = NULL;
+  CHECK(ah_invocation_complete(inv, S("{\"kind\":\"bogus\"}"), &r, NULL) == AH_OK && r, "bad decision: fail answer");
+  CHECK(contains(ah_response_stderr(r).ptr, ah_response_stderr(r).len, "invalid_decision", 16), "invalid decision");
+  ah_response_free(r);
+  ah_invocation_free(inv);
+  inv = NULL;
+  CHECK(ah_invocation_prepare(a, NULL, 0, S(PRE), NULL, &inv, &answer, NULL) == AH_OK, "prepare utf8");
+  r = NULL;
+  CHECK(ah_invocation_complete(inv, S(BAD_UTF8), &r, NULL) == AH_OK && r, "bad utf8 decision: fail answer");
+  ah_response_free(r);
+  CHECK(ah_invocation_complete(NULL, NULL, 0, &r, NULL) == AH_ERR_NULL_ARG, "complete NULL inv");
+  CHECK(ah_invocation_complete(inv, NULL, 0, NULL, NULL) == AH_ERR_NULL_ARG, "complete NULL out");
+  CHECK(ah_invocation_complete_error(NULL, AH_ERR_PANIC, NULL, 0, &r, NULL) == AH_ERR_NULL_ARG, "complete_error NULL");
+  ah_invocation_free(inv);
+
+  /* prepare answers directly: unknown provider, read failure, too large, bad input. */
+  const char *unknown[] = {"g", "agenthooks", "run", "--provider=vim"};
+  ah_run_args *ua = NULL;
+  CHECK(ah_run_args_parse(unknown, 4, &ua, NULL) == AH_OK, "parse unknown provider");
+  inv = NULL;
+  answer = NULL;
+  CHECK(ah_invocation_prepare(ua, NULL, 0, S(PRE), NULL, &inv, &answer, NULL) == AH_OK && !inv && answer,
+        "unknown provider: answer");
+  CHECK(ah_response_exit_code(answer) == 0 && ah_response_stdout(answer).len == 0, "unknown provider: no opinion");
+  ah_response_free(answer);
+  ah_run_args_free(ua);
+  answer = NULL;
+  CHECK(ah_invocation_prepare(a, S("{\"fail\":\"closed\"}"), NULL, 0, rerr, &inv, &answer, NULL) == AH_OK && answer &&
+            ah_response_exit_code(answer) == 2,
+        "read error under fail closed: exit 2");
+  CHECK(contains(ah_response_stderr(answer).ptr, ah_response_stderr(answer).len, "too_large", 9), "read error stderr");
+  ah_response_free(answer);
+  const char *small[] = {"g", "agenthooks", "run", "--provider=codex", "--max-bytes=10"};
+  ah_run_args *sa = NULL;
+  CHECK(ah_run_args_parse(small, 5, &sa, NULL) == AH_OK && ah_run_args_max_bytes(sa) == 10, "max-bytes");
+  answer = NULL;
+  CHECK(ah_invocation_prepare(sa, NULL, 0, S(PRE), NULL, &inv, &answer, NULL) == AH_OK && answer &&
+            contains(ah_response_stderr(answer).ptr, ah_response_stderr(answer).len, "too_large", 9),
+        "payload over the limit");
+  ah_response_free(answer);
+  ah_run_args_free(sa);
+  answer = NULL;
+  CHECK(ah_invocation_prepare(a, NULL, 0, S("{nope"), NULL, &inv, &answer, NULL) == AH_OK && answer, "bad input");
+  ah_response_free(answer);
+  CHECK(ah_invocation_prepare(a, S("{\"x\":1}"), S(PRE), NULL, &inv, &answer, NULL) == AH_ERR_INVALID_ARGUMENT,
+        "prepare bad policy");
+  CHECK(ah_invocation_prepare(NULL, NULL, 0, S(PRE), NULL, &inv, &answer, NULL) == AH_ERR_NULL_ARG, "prepare NULL args");
+  CHECK(ah_invocation_prepare(a, NULL, 0, S(PRE), NULL, NULL, &answer, NULL) == AH_ERR_NULL_ARG, "prepare NULL out");
+  CHECK(ah_invocation_prepare(a, NULL, 0, S(PRE), NULL, &inv, NULL, NULL) == AH_ERR_NULL_ARG, "prepare NULL answer");
+  CHECK(ah_invocation_prepare(a, NULL, 0, NULL, 3, NULL, &inv, &answer, NULL) == AH_ERR_NULL_ARG, "prepare NULL payload");
+  CHECK(ah_invocation_event(NULL) == NULL && ah_invocation_event_json(NULL).ptr == NULL, "invocation NULL");
+  CHECK(ah_invocation_deadline_ms(NULL) == 0 && ah_invocation_policy_json(NULL).ptr == NULL, "invocation NULL 2");
+  ah_invocation_free(NULL);
+  ah_error_free(rerr);
+  ah_buf_free(in);
+  ah_run_args_free(a);
+
+  /* Deadlines. */
+  uint64_t ms = 0;
+  CHECK(ah_policy_deadline_ms(NULL, 0, 10.0, &ms, NULL) == AH_OK && ms == 9000, "deadline 10 s");
+  CHECK(ah_policy_deadline_ms(NULL, 0, 0.0, &ms, NULL) == AH_OK && ms == 55000, "deadline default");
+  CHECK(ah_policy_deadline_ms(NULL, 0, NAN, &ms, NULL) == AH_OK && ms == 55000, "deadline NaN");
+  CHECK(ah_policy_deadline_ms(S("{\"timeout_ms\":5}"), 10.0, &ms, NULL) == AH_OK && ms == 5, "deadline policy");
+  CHECK(ah_policy_deadline_ms(S("{\"timeout_ms\":\"x\"}"), 1.0, &ms, NULL) == AH_ERR_INVALID_ARGUMENT, "deadline bad");
+  CHECK(ah_policy_deadline_ms(NULL, 0, 1.0, NULL, NULL) == AH_ERR_NULL_ARG, "deadline NULL out");
+}
+
+/* Last: fd 1 is diverted to stderr for the rest of the process. */
+static void test_stdout_guard(void) {
+  ah_stdout_guard *g = NULL;
+  CHECK(ah_stdout_divert(NULL, NULL) == AH_ERR_NULL_ARG, "divert NULL out");
+  CHECK(ah_stdout_divert(&g, NULL) == AH_OK && g, "divert");
+  printf("(stray print: goes to stderr)\n");
+  fflush(stdout);
+  CHECK(ah_stdout_guard_write(g, S("stdout guard: answer\n"), NULL) == AH_OK, "guard write");
+  CHECK(ah_stdout_guard_write(g, NULL, 0, NULL) == AH_OK, "guard write empty");
+  CHECK(ah_stdout_guard_write(NULL, S("x"), NULL) == AH_ERR_NULL_ARG, "guard write NULL");
+  CHECK(ah_stdout_guard_write(g, NULL, 2, NULL) == AH_ERR_NULL_ARG, "guard write NULL data");
+  ah_stdout_guard_free(g);
+  ah_stdout_guard_free(NULL);
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: %s <flattened fixtures dir>\n", argv[0]);
+    return 2;
+  }
+  test_versions();
+  test_errors();
+  test_decode();
+  test_threads();
+  test_respond();
+  test_merge();
+  test_info();
+  test_runtime();
+  int matched = walk(argv[1], "provider", run_provider_case) + walk(argv[1], "router", run_router_case);
+  CHECK(matched > 0, "no fixtures matched AH_FIXTURE");
+  test_stdout_guard();
+  fprintf(stderr, "abi_test: %d checks, %d failures\n", checks, failures);
+  return failures == 0 ? 0 : 1;
+}

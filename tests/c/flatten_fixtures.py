@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+"""Flattens the shared fixtures into plain files the C ABI test reads.
+
+usage: flatten_fixtures.py <fixtures dir> <out dir>
+
+The C runner (tests/c/abi_test.c) has no JSON library of its own beyond a
+small reader, so this step does what needs one: it validates every case
+strictly (the schema of fixtures/README.md and fixtures/router/README.md:
+unknown fields fail, names are unique and equal their path), builds the
+payload bytes (`payload` compact, `payload_text`, `payload_b64`,
+`payload_gen`), and writes each part to its own file:
+
+  <out>/provider/count              number of cases
+  <out>/provider/<i>/name, provider, payload | payload_gen (+ payload_base.json),
+                     [variant], [event], [skip], [argv] (NUL-separated), [env.json]
+                     expect_event.json | expect_error
+                     nresp, r<j>.[decision.json|policy.json|error|stdout|
+                     stdout.json|stderr|stderr_contains|exit|notes.json]
+  <out>/router/count
+  <out>/router/<i>/name, mode, nhandlers, h<j>.decision.json | h<j>.error,
+                   expect.decision.json | expect_error, called
+"""
+import base64
+import json
+import pathlib
+import sys
+
+CASE_KEYS = {"name", "description", "provider", "variant", "event", "argv", "env", "payload",
+             "payload_text", "payload_b64", "payload_gen", "expect", "responses", "skip"}
+GEN_KEYS = {"kind", "depth", "bytes", "base", "field"}
+RESP_KEYS = {"decision", "policy", "error", "wire", "notes"}
+WIRE_KEYS = {"stdout_json", "stdout", "stderr", "exit_code"}
+NOTE_KEYS = {"code", "from", "to"}
+ROUTER_KEYS = {"name", "description", "mode", "handlers", "expect", "called"}
+
+
+def strict(obj, allowed, where):
+    if not isinstance(obj, dict):
+        sys.exit(f"{where}: expected an object")
+    extra = set(obj) - allowed
+    if extra:
+        sys.exit(f"{where}: unknown fields {sorted(extra)}")
+
+
+def no_dupes(pairs):
+    d = {}
+    for k, v in pairs:
+        if k in d:
+            raise ValueError(f"duplicate key {k!r}")
+        d[k] = v
+    return d
+
+
+def load(path):
+    try:
+        return json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=no_dupes)
+    except ValueError as e:
+        sys.exit(f"{path}: {e}")
+
+
+def compact(v):
+    return json.dumps(v, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def payload_gen(c):
+    """Generated payloads are described, not stored (some are 20 MB); the
+    C runner builds them: `deep N`, `big_string N`, or `big_field N FIELD`
+    with the base object in payload_base.json."""
+    g = c["payload_gen"]
+    strict(g, GEN_KEYS, c["name"] + ": payload_gen")
+    if g["kind"] in ("deep", "big_string"):
+        n = g["depth"] if g["kind"] == "deep" else g["bytes"]
+        return f"{g['kind']} {int(n)}", None
+    if g["kind"] == "big_field":
+        if " " in g["field"] or not isinstance(g.get("base"), dict):
+            sys.exit(f"{c['name']}: big_field needs a base object and a plain field name")
+        return f"big_field {int(g['bytes'])} {g['field']}", compact(g["base"])
+    sys.exit(f"{c['name']}: unknown payload_gen kind {g['kind']}")
+
+
+def payload_bytes(c):
+    forms = [k for k in ("payload", "payload_text", "payload_b64", "payload_gen") if k in c]
+    if len(forms) != 1:
+        sys.exit(f"{c['name']}: exactly one payload form, got {forms}")
+    if "payload" in c:
+        return compact(c["payload"])
+    if "payload_text" in c:
+        return c["payload_text"].encode()
+    if "payload_b64" in c:
+        return base64.b64decode(c["payload_b64"])
+    g = c["payload_gen"]
+    strict(g, GEN_KEYS, c["name"] + ": payload_gen")
+    if g["kind"] == "deep":
+        return b"[" * g["depth"] + b"]" * g["depth"]
+    if g["kind"] == "big_string":
+        return b'"' + b"x" * g["bytes"] + b'"'
+    if g["kind"] == "big_field":
+        base = dict(g["base"])
+        base[g["field"]] = "x" * g["bytes"]
+        return compact(base)
+    sys.exit(f"{c['name']}: unknown payload_gen kind {g['kind']}")
+
+
+def write(d, name, data):
+    (d / name).write_bytes(data if isinstance(data, bytes) else str(data).encode())
+
+
+def provider_cases(root, out):
+    dirs = sorted(p for p in root.iterdir() if p.is_dir() and p.name not in ("router", "host", "install"))
+    names = set()
+    i = 0
+    for d in dirs:
+        for f in sorted(d.glob("*.json")):
+            c = load(f)
+            strict(c, CASE_KEYS, str(f))
+            want = f"{d.name}/{f.stem}"
+            if c.get("name") != want:
+                sys.exit(f"{f}: name must be {want!r}")
+            if not str(c.get("description", "")).strip():
+                sys.exit(f"{f}: description")
+            if want in names:
+                sys.exit(f"duplicate fixture name {want}")
+            names.add(want)
+            cd = out / str(i)
+            cd.mkdir(parents=True)
+            write(cd, "name", want)
+            write(cd, "provider", c["provider"])
+            if c.get("variant") is not None:
+                write(cd, "variant", c["variant"])
+            if c.get("event") is not None:
+                write(cd, "event", c["event"])
+            if "argv" in c:
+                write(cd, "argv", b"".join(a.encode() + b"\0" for a in c["argv"]))
+            if "env" in c:
+                write(cd, "env.json", compact(c["env"]))
+            if "c" in c.get("skip", {}):
+                write(cd, "skip", c["skip"]["c"])
+            if "payload_gen" in c and len([k for k in c if k.startswith("payload")]) == 1:
+                spec, base = payload_gen(c)
+                write(cd, "payload_gen", spec)
+                if base is not None:
+                    write(cd, "payload_base.json", base)
+            else:
+                write(cd, "payload", payload_bytes(c))
+            exp = c["expect"]
+            strict(exp, {"event", "error"}, want + ": expect")
+            if ("event" in exp) == ("error" in exp):
+                sys.exit(f"{want}: expect needs exactly one of event / error")
+            if "event" in exp:
+                write(cd, "expect_event.json", compact(exp["event"]))
+            else:
+                strict(exp["error"], {"code"}, want + ": expect.error")
+                write(cd, "expect_error", exp["error"]["code"])
+            resps = c.get("responses", [])
+            write(cd, "nresp", len(resps))
+            for j, r in enumerate(resps):
+                where = f"{want}: response {j}"
+                strict(r, RESP_KEYS, where)
+                if "decision" in r:
+                    write(cd, f"r{j}.decision.json", compact(r["decision"]))
+                if "policy" in r:
+                    write(cd, f"r{j}.policy.json", compact(r["policy"]))
+                if "error" in r:
+                    strict(r["error"], {"code"}, where + ": error")
+                    write(cd, f"r{j}.error", r["error"]["code"])
+                w = r["wire"]
+                strict(w, WIRE_KEYS, where + ": wire")
+                if ("stdout_json" in w) == ("stdout" in w):
+                    sys.exit(f"{where}: wire needs exactly one of stdout_json / stdout")
+                if "stdout_json" in w:
+                    write(cd, f"r{j}.stdout.json", compact(w["stdout_json"]))
+                else:
+                    write(cd, f"r{j}.stdout", w["stdout"].encode())
+                if isinstance(w.get("stderr"), str):
+                    write(cd, f"r{j}.stderr", w["stderr"].encode())
+                elif isinstance(w.get("stderr"), dict):
+                    strict(w["stderr"], {"contains"}, where + ": stderr")
+                    write(cd, f"r{j}.stderr_contains", w["stderr"]["contains"].encode())
+                write(cd, f"r{j}.exit", w["exit_code"])
+                for n in r.get("notes", []):
+                    strict(n, NOTE_KEYS, where + ": note")
+                write(cd, f"r{j}.notes.json", compact(r.get("notes", [])))
+            i += 1
+    write(out, "count", i)
+    return i
+
+
+def router_cases(root, out):
+    i = 0
+    for f in sorted((root / "router").glob("*.json")):
+        c = load(f)
+        strict(c, ROUTER_KEYS, str(f))
+        want = f"router/{f.stem}"
+        if c.get("name") != want or not c.get("description"):
+            sys.exit(f"{f}: name must be {want!r}, with a description")
+        cd = out / str(i)
+        cd.mkdir(parents=True)
+        write(cd, "name", want)
+        if c["mode"] not in ("stack", "all"):
+            sys.exit(f"{want}: unknown mode {c['mode']}")
+        write(cd, "mode", c["mode"])
+        write(cd, "nhandlers", len(c["handlers"]))
+        for j, h in enumerate(c["handlers"]):
+            strict(h, {"decision", "error"}, f"{want}: handler {j}")
+            if ("decision" in h) == ("error" in h):
+                sys.exit(f"{want}: handler {j} needs decision or error")
+            if "decision" in h:
+                write(cd, f"h{j}.decision.json", compact(h["decision"]))
+            else:
+                write(cd, f"h{j}.error", h["error"].encode())
+        exp = c["expect"]
+        strict(exp, {"decision", "error"}, want + ": expect")
+        if "decision" in exp:
+            write(cd, "expect.decision.json", compact(exp["decision"]))
+        else:
+            write(cd, "expect_error", exp["error"]["code"])
+        write(cd, "called", c["called"])
+        i += 1
+    write(out, "count", i)
+    return i
+
+
+def main():
+    root, out = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+    if out.exists():
+        import shutil
+        shutil.rmtree(out)
+    (out / "provider").mkdir(parents=True)
+    (out / "router").mkdir(parents=True)
+    n = provider_cases(root, out / "provider")
+    m = router_cases(root, out / "router")
+    print(f"flatten_fixtures: {n} provider cases, {m} router cases -> {out}")
+
+
+if __name__ == "__main__":
+    main()
