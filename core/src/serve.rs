@@ -515,7 +515,12 @@ mod tests {
             .collect();
         assert_eq!(
             errors,
-            ["invalid_json", "invalid_argument", "too_large", "invalid_argument"]
+            [
+                "invalid_json",
+                "invalid_argument",
+                "too_large",
+                "invalid_argument"
+            ]
         );
         // A frame that does not decode: the fail policy's answer, plus the error.
         let bad = by_seq(&frames, json!("x3"));

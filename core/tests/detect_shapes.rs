@@ -26,6 +26,11 @@ const ALLOWED: &[(&str, &str, &str)] = &[(
          Code, the reference dialect, wins the tie. Both answer no-op with empty stdout.",
 )];
 
+/// Providers with no detection rule: OpenCode and OpenClaw payloads are
+/// the plugin bridges' frames, always sent with `--provider` (`serve`) or
+/// decoded in-process (detect.rs module docs).
+const NOT_DETECTED: &[Provider] = &[Provider::Opencode, Provider::Openclaw];
+
 /// Fixture families that are not provider folders.
 fn provider_dirs(root: &Path) -> Vec<(Provider, PathBuf)> {
     let mut dirs: Vec<(Provider, PathBuf)> = std::fs::read_dir(root)
@@ -36,6 +41,7 @@ fn provider_dirs(root: &Path) -> Vec<(Provider, PathBuf)> {
             let n = p.file_name()?.to_string_lossy().to_string();
             Provider::parse(&n).ok().map(|prov| (prov, p))
         })
+        .filter(|(prov, _)| !NOT_DETECTED.contains(prov))
         .collect();
     dirs.sort_by(|a, b| a.1.cmp(&b.1));
     dirs

@@ -83,6 +83,7 @@ EXCLUDED: Dict[str, str] = {
     "host": "hook host (issue 7): landing concurrently; its Python surface comes after it settles",
     "matcher": "the host's agent-flavoured matchers (issue 7); `when` is the router's matcher",
     "install": "config generation and installation (issue 8): landing concurrently",
+    "serve": "the NDJSON plugin bridge (issue 6): Python's main() does not serve yet",
 }
 
 

@@ -188,14 +188,14 @@ pub fn decode(map: Map<String, Value>, opts: &DecodeOptions) -> Result<Event, Er
     ev.session = SessionInfo {
         // `sessionId` is the stored session; `sessionKey` ("agent:main:main")
         // the conversation's routing key, used when no id is sent.
-        id: first_str(&[
+        id: first_id(&[
             (&c, "sessionId"),
             (&e, "sessionId"),
             (&c, "sessionKey"),
             (&e, "sessionKey"),
         ])?
         .unwrap_or_default(),
-        turn_id: first_str(&[(&c, "runId"), (&e, "runId")])?.unwrap_or_default(),
+        turn_id: first_id(&[(&c, "runId"), (&e, "runId")])?.unwrap_or_default(),
         // Tool contexts carry no workspaceDir: the plugin remembers it per
         // session from an agent hook (quirk 11).
         cwd: first_str(&[(&c, "workspaceDir"), (&e, "cwd"), (&pl, "workspace_dir")])?
@@ -240,9 +240,12 @@ pub fn decode(map: Map<String, Value>, opts: &DecodeOptions) -> Result<Event, Er
                     ev.kind = Kind::ToolError;
                     ev.failed = true;
                     ev.error = error;
-                    ev.reason = Obj::of(&ev.output, "event.result")?
-                        .obj("details")?
-                        .str("status")?;
+                    ev.reason = ev
+                        .output
+                        .pointer("/details/status")
+                        .and_then(Value::as_str)
+                        .filter(|s| !s.is_empty())
+                        .map(str::to_string);
                 }
             }
         }
@@ -339,6 +342,17 @@ pub fn decode(map: Map<String, Value>, opts: &DecodeOptions) -> Result<Event, Er
 
 /// The first non-empty string among `(object, key)` pairs.
 fn first_str(candidates: &[(&Obj, &str)]) -> Result<Option<String>, Error> {
+    for (o, k) in candidates {
+        if let Some(s) = o.str(k)? {
+            return Ok(Some(s));
+        }
+    }
+    Ok(None)
+}
+
+/// The first id (a string, or a number rendered as one) among `(object,
+/// key)` pairs.
+fn first_id(candidates: &[(&Obj, &str)]) -> Result<Option<String>, Error> {
     for (o, k) in candidates {
         if let Some(s) = o.id(k)? {
             return Ok(Some(s));
@@ -638,6 +652,16 @@ mod tests {
             assert_eq!((r.stdout.as_str(), r.exit_code), ("", 0), "{name}");
             assert_eq!(capability(name).kind, kind_of(name));
         }
+    }
+
+    #[test]
+    fn after_tool_call_error_with_any_result_shape() {
+        let e = ev(
+            r#"{"hook":"after_tool_call","event":{"toolName":"exec","params":{},"toolCallId":"c","result":"boom","error":"exit 1"}}"#,
+        );
+        assert_eq!(e.kind, Kind::ToolError);
+        assert_eq!(e.reason, None);
+        assert_eq!(e.error.as_deref(), Some("exit 1"));
     }
 
     #[test]

@@ -207,7 +207,7 @@ pub fn decode(map: Map<String, Value>, opts: &DecodeOptions) -> Result<Event, Er
         Value::Object(m) => m,
         other => return Err(wrong("input", "an object", &other)),
     };
-    let output = f.take("output");
+    let mut output = f.take("output");
     let plugin = match f.take("plugin") {
         Value::Null => Map::new(),
         Value::Object(m) => m,
@@ -249,7 +249,7 @@ pub fn decode(map: Map<String, Value>, opts: &DecodeOptions) -> Result<Event, Er
                 ev.tool = Some(t);
             }
             if native == "tool.execute.after" {
-                ev.output = output.clone();
+                ev.output = std::mem::take(&mut output);
             }
         }
         "chat.message" => {
