@@ -46,7 +46,9 @@ fuzz-replay:
 ## tier 2: real Claude Code and Codex in a loopback-only network namespace
 tier2 e2e: build
 	tests/e2e/smoke
-	@for t in $(TIER2_EXTRA); do $(MAKE) --no-print-directory $$t || exit 1; done
+	@# install-smoke last: it reuses agents the other suites installed.
+	@for t in $(filter-out install-smoke,$(TIER2_EXTRA)) $(filter install-smoke,$(TIER2_EXTRA)); do \
+		$(MAKE) --no-print-directory $$t || exit 1; done
 
 ## bench: criterion benchmarks (numbers go to docs/benchmarks.md)
 bench:

@@ -1,0 +1,318 @@
+'use strict'
+// Shared by the OpenCode and OpenClaw plugins: turning live host objects
+// into JSON frames (sanitized), running a frame in-process through the
+// core or over the `agenthooks serve` bridge, deadlines, and the fail
+// answer when nothing answered in time. Frames and answers are the
+// dialects' own (core/src/dialect/opencode.rs, openclaw.rs;
+// docs/canonical-json.md).
+
+const { Bridge } = require('./bridge.js')
+
+let ah = null
+let ahError = null
+/** The agenthooks package (the napi addon), loaded on first use. */
+function agenthooks() {
+  if (ah === null && ahError === null) {
+    try {
+      ah = require('../lib/index.js')
+    } catch (e) {
+      ahError = e
+    }
+  }
+  if (ah === null) throw ahError
+  return ah
+}
+
+// ------------------------------------------------------------ sanitizing
+
+const SECRET_LAST = new Set([
+  'token', 'secret', 'password', 'passwd', 'passphrase', 'authorization', 'cookie', 'credential',
+  'credentials', 'apikey',
+])
+const SECRET_KEY_PREFIX = new Set(['api', 'access', 'private', 'secret', 'auth', 'signing', 'client'])
+
+/**
+ * Whether an object key names a credential: `apiKey`, `api_key`,
+ * `x-api-key`, `accessToken`, `GH_TOKEN`, `clientSecret`, `password`,
+ * `Authorization`, `cookie` ... (the last word of the key). Never
+ * `sessionKey`, `tokens`, `maxOutputTokens`.
+ */
+function isSecretKey(key) {
+  const words = String(key)
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+  const last = words[words.length - 1]
+  if (last === undefined) return false
+  if (SECRET_LAST.has(last)) return true
+  return last === 'key' && SECRET_KEY_PREFIX.has(words[words.length - 2])
+}
+
+function isSignal(v) {
+  return (typeof AbortSignal !== 'undefined' && v instanceof AbortSignal) ||
+    (typeof EventTarget !== 'undefined' && v instanceof EventTarget)
+}
+
+/**
+ * A JSON-safe deep copy of a host object: functions, symbols, signals,
+ * binary buffers, cycles and credential keys are dropped (never sent to
+ * the core or the bridge: OpenCode's chat.params carries the provider's
+ * API key, OpenClaw's Gateway contexts the whole config); `dropKeys` names
+ * further top-level keys to drop (OpenClaw's `config`). Maps become
+ * objects, Sets arrays, Errors `{name, message}`, BigInts strings.
+ */
+function sanitize(value, options = {}) {
+  const drop = new Set(options.dropKeys ?? [])
+  const maxDepth = options.maxDepth ?? 64
+  const seen = new Set()
+  const walk = (v, depth, top) => {
+    if (v === null) return null
+    switch (typeof v) {
+      case 'string':
+      case 'boolean':
+        return v
+      case 'number':
+        return Number.isFinite(v) ? v : null
+      case 'bigint':
+        return v.toString()
+      case 'object':
+        break
+      default:
+        return undefined // function, symbol, undefined
+    }
+    if (depth > maxDepth || seen.has(v) || isSignal(v) || ArrayBuffer.isView(v) || v instanceof ArrayBuffer) {
+      return undefined
+    }
+    if (v instanceof Date) return Number.isNaN(v.getTime()) ? null : v.toISOString()
+    if (v instanceof Error) return { name: v.name, message: v.message }
+    if (v instanceof URL) return v.href
+    if (!Array.isArray(v) && !(v instanceof Map) && !(v instanceof Set) && typeof v.toJSON === 'function') {
+      let j
+      try {
+        j = v.toJSON()
+      } catch {
+        return undefined
+      }
+      if (j === v || (j !== null && typeof j === 'object')) {
+        // An object's own JSON form: walked once more, without calling toJSON.
+        return j === v ? undefined : walk(j, depth + 1, top)
+      }
+      return walk(j, depth + 1, top)
+    }
+    seen.add(v)
+    let out
+    if (Array.isArray(v) || v instanceof Set) {
+      out = []
+      for (const x of v) {
+        const y = walk(x, depth + 1, false)
+        out.push(y === undefined ? null : y)
+      }
+    } else {
+      out = {}
+      const entries = v instanceof Map ? v.entries() : Object.entries(v)
+      for (const [k, x] of entries) {
+        if (typeof k !== 'string' || isSecretKey(k) || (top && drop.has(k))) continue
+        const y = walk(x, depth + 1, false)
+        if (y !== undefined) out[k] = y
+      }
+    }
+    seen.delete(v)
+    return out
+  }
+  return walk(value, 0, true)
+}
+
+// ------------------------------------------------------------ answers
+
+/** Parses a response's stdout: the dialect's answer object, or null. */
+function answerOf(resp) {
+  const text = (resp && resp.stdout ? String(resp.stdout) : '').trim()
+  if (text === '') return null
+  return JSON.parse(text)
+}
+
+/** Writes one diagnostic line (never to stdout: hosts may parse it). */
+function defaultLog(line) {
+  try {
+    process.stderr.write(line.endsWith('\n') ? line : `${line}\n`)
+  } catch {
+    // stderr closed
+  }
+}
+
+function withTimeout(promise, ms, what) {
+  let timer
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => {
+      const e = new Error(`${what} did not answer within ${ms} ms`)
+      e.code = 'handler_timeout'
+      reject(e)
+    }, ms)
+    if (typeof timer.unref === 'function') timer.unref()
+  })
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer))
+}
+
+/**
+ * The engine both plugins use: `dispatch(frame)` resolves to the core's
+ * response `{stdout, stderr, exit_code, notes}` for one frame, in-process
+ * (the router runs here, the core decodes and encodes through the addon)
+ * or over the bridge. It never rejects: a handler error, a timeout, a dead
+ * bridge or a frame that does not decode all get the fail policy's answer.
+ *
+ * options: `provider` (`opencode` | `openclaw`), `router` (in-process) or
+ * `command` (bridge: string or argv array), `timeoutMs` (the plugin-owned
+ * deadline), `fail` (`open` | `closed`, overrides the policy's), `env`,
+ * `cwd`, `log`, `hostVersions` (for the bridge's hello), `context`.
+ */
+class Engine {
+  constructor(options) {
+    this.provider = options.provider
+    this.router = options.router ?? null
+    this.command = options.command ?? null
+    this.timeoutMs = options.timeoutMs
+    this.failOverride = options.fail ?? null
+    this.log = options.log ?? defaultLog
+    this.options = options
+    this.bridge = null
+    if (!this.router && !this.command) {
+      throw new TypeError('agenthooks plugin: pass a Router, or {command: [...]} for the bridge')
+    }
+  }
+
+  /** The effective policy (the router's or the bridge's, with `fail`). */
+  policy() {
+    let base = {}
+    if (this.router) base = { ...this.router.policy }
+    else if (this.bridge && this.bridge.policy) base = { ...this.bridge.policy }
+    if (this.failOverride) base.fail = this.failOverride
+    return base
+  }
+
+  /** The handler deadline in ms. */
+  deadlineMs() {
+    if (this.timeoutMs !== undefined) return this.timeoutMs
+    const p = this.policy()
+    if (typeof p.timeout_ms === 'number') return p.timeout_ms
+    return this.options.defaultTimeoutMs ?? 30000
+  }
+
+  async dispatch(frame) {
+    try {
+      if (this.router) return await this.#inProcess(frame)
+      return await this.#bridged(frame)
+    } catch (e) {
+      this.log(`agenthooks: ${frame.hook}: ${e && e.message ? e.message : e}`)
+      return this.failAnswer(frame, e)
+    }
+  }
+
+  async #inProcess(frame) {
+    const lib = agenthooks()
+    const text = JSON.stringify(frame)
+    const policy = this.policy()
+    let ev
+    try {
+      ev = lib.decode(this.provider, text)
+    } catch (e) {
+      return lib.failResponseForPayload(this.provider, text, e, policy)
+    }
+    let outcome
+    try {
+      outcome = await lib.decideWithDeadline(this.router, ev, this.deadlineMs())
+    } catch (e) {
+      outcome = e
+    }
+    return lib.answer(ev, outcome, policy)
+  }
+
+  async #bridged(frame) {
+    if (!this.bridge) {
+      this.bridge = new Bridge({
+        provider: this.provider,
+        command: this.command,
+        // The program's deadline (90% of --timeout) falls inside ours.
+        timeoutMs: this.timeoutMs ?? this.options.defaultTimeoutMs,
+        env: this.options.env,
+        cwd: this.options.cwd,
+        log: this.log,
+        hello: { provider: this.provider, versions: this.options.hostVersions ?? {}, context: this.options.context ?? {} },
+      })
+    }
+    // The program's own deadline is 90% of --timeout; ours leaves it room.
+    const ms = this.deadlineMs() + 500
+    const reply = await withTimeout(this.bridge.request(frame), ms, 'the bridge')
+    if (reply.error) {
+      this.log(`agenthooks: ${frame.hook}: ${reply.error.code}: ${reply.error.message ?? ''}`.trimEnd())
+    }
+    const stdout = reply.output === undefined ? '' : JSON.stringify(reply.output)
+    return { stdout, stderr: '', exit_code: 0, notes: reply.notes ?? [] }
+  }
+
+  /**
+   * The fail policy's answer for a frame when no answer came (timeout,
+   * dead bridge): computed by the core when the addon loads, else the
+   * gating hooks' block under fail-closed and nothing otherwise.
+   */
+  failAnswer(frame, error) {
+    const policy = this.policy()
+    const text = JSON.stringify(frame)
+    try {
+      const lib = agenthooks()
+      const code = error && typeof error.code === 'string' && lib.ERROR_CODES.includes(error.code) ? error.code : 'handler_error'
+      const err = new lib.AgentHooksError(code, error && error.message ? error.message : String(error))
+      let ev
+      try {
+        ev = lib.decode(this.provider, text)
+      } catch (e) {
+        return lib.failResponseForPayload(this.provider, text, e, policy)
+      }
+      return lib.failResponse(this.provider, ev, err, policy)
+    } catch {
+      return fallbackFail(this.provider, frame, policy, error)
+    }
+  }
+
+  close() {
+    if (this.bridge) this.bridge.close()
+  }
+}
+
+/** The fail answer without the addon (bridge-only installs). */
+function fallbackFail(provider, frame, policy, error) {
+  const none = { stdout: '', stderr: '', exit_code: 0, notes: [] }
+  if (policy.fail !== 'closed') return none
+  const reason = `Blocked because the hook failed (${(error && error.code) || 'handler_error'}); policy is fail-closed.`
+  let out = null
+  if (provider === 'opencode' && (frame.hook === 'tool.execute.before' || frame.hook === 'chat.message')) {
+    out = { throw: reason }
+  } else if (provider === 'openclaw' && frame.hook === 'before_tool_call') {
+    out = { block: true, blockReason: reason }
+  } else if (provider === 'openclaw' && frame.hook === 'before_agent_run') {
+    out = { outcome: 'block', reason }
+  }
+  return out ? { ...none, stdout: JSON.stringify(out) } : none
+}
+
+/** `router` or bridge options from the plugin's first argument. */
+function engineOptions(routerOrOptions, options) {
+  const o = { ...(options ?? {}) }
+  if (routerOrOptions && typeof routerOrOptions.decide === 'function') {
+    o.router = routerOrOptions
+  } else if (routerOrOptions && typeof routerOrOptions === 'object') {
+    Object.assign(o, routerOrOptions)
+  }
+  return o
+}
+
+module.exports = {
+  Engine,
+  agenthooks,
+  answerOf,
+  defaultLog,
+  engineOptions,
+  isSecretKey,
+  sanitize,
+  withTimeout,
+}
