@@ -47,6 +47,7 @@ mod loader;
 pub mod merge;
 pub mod output;
 pub mod payload;
+pub mod json;
 pub mod runner;
 mod select;
 

@@ -32,6 +32,7 @@ pub mod filter;
 pub mod fsio;
 pub mod gemini;
 pub mod hooks_json;
+pub mod json;
 pub mod jsonc;
 pub mod kimi;
 pub mod manifest;

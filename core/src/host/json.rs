@@ -1,0 +1,272 @@
+//! One JSON-in / JSON-out entry point for the host side, so every binding
+//! (C ABI, Python, Node, Go) exposes the same call with the same shapes as
+//! `agenthooks host run`.
+//!
+//! Request:
+//! ```json
+//! {"dialect": "claude-code" | "codex",
+//!  "configs": [{"source": "<label or path>", "text": "<settings.json / hooks.json text>"}
+//!              | {"path": "<file to read>"}],
+//!  "plugins": [{"root": "<plugin root>", "hooks": {...hooks.json document...}}],
+//!  "event": {...hook payload, or canonical event...},
+//!  "event_provider": "<who sent the payload; default: the dialect>",
+//!  "cwd": "...", "project_dir": "...", "default_timeout_s": 600,
+//!  "output_cap": 10485760, "sequential": false}
+//! ```
+//! Response: `{"dialect", "event", "subjects", "outcome", "hooks", "audit",
+//! "warnings"}` or `{"error": {"code", "message", "diagnostics"?}}` — never a
+//! panic, never a Rust error.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::{Dialect, HostOptions, RegistryBuilder, run_event};
+use crate::model::{Event, Provider};
+use crate::{DecodeOptions, decode};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Request {
+    dialect: String,
+    #[serde(default)]
+    configs: Vec<ConfigSource>,
+    #[serde(default)]
+    plugins: Vec<PluginSource>,
+    event: Value,
+    #[serde(default)]
+    event_provider: Option<String>,
+    #[serde(default)]
+    cwd: Option<PathBuf>,
+    #[serde(default)]
+    project_dir: Option<PathBuf>,
+    #[serde(default)]
+    default_timeout_s: Option<f64>,
+    #[serde(default)]
+    output_cap: Option<usize>,
+    #[serde(default)]
+    sequential: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConfigSource {
+    #[serde(default)]
+    source: Option<String>,
+    #[serde(default)]
+    text: Option<String>,
+    #[serde(default)]
+    path: Option<PathBuf>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PluginSource {
+    root: PathBuf,
+    hooks: Value,
+}
+
+fn error(code: &str, message: impl Into<String>, extra: Option<Value>) -> String {
+    let mut e = json!({"code": code, "message": message.into()});
+    if let (Some(obj), Some(Value::Object(x))) = (e.as_object_mut(), extra) {
+        obj.extend(x);
+    }
+    json!({ "error": e }).to_string()
+}
+
+/// Runs the hooks of a configuration for one event (see the module docs).
+pub fn run_json(request: &str) -> String {
+    let req: Request = match serde_json::from_str(request) {
+        Ok(r) => r,
+        Err(e) => return error("invalid_argument", format!("host request: {e}"), None),
+    };
+    let dialect = match Dialect::parse(&req.dialect) {
+        Ok(d) => d,
+        Err(e) => return error(e.code().as_str(), e.to_string(), None),
+    };
+    let mut b = RegistryBuilder::new(dialect);
+    for (i, c) in req.configs.iter().enumerate() {
+        let (label, text) = match (&c.text, &c.path) {
+            (Some(t), None) => (
+                c.source.clone().unwrap_or_else(|| format!("config[{i}]")),
+                t.clone(),
+            ),
+            (None, Some(p)) => match std::fs::read_to_string(p) {
+                Ok(t) => (
+                    c.source
+                        .clone()
+                        .unwrap_or_else(|| p.to_string_lossy().into_owned()),
+                    t,
+                ),
+                Err(e) => return error("io", format!("{}: {e}", p.display()), None),
+            },
+            _ => {
+                return error(
+                    "invalid_argument",
+                    format!("configs[{i}] needs exactly one of text / path"),
+                    None,
+                );
+            }
+        };
+        b.add_text(&label, &text);
+    }
+    for p in &req.plugins {
+        let file = p.root.join("hooks").join("hooks.json");
+        b.add_plugin(&file.to_string_lossy(), p.root.clone(), None, &p.hooks);
+    }
+    let registry = match b.build() {
+        Ok(r) => r,
+        Err(e) => {
+            let diags = serde_json::to_value(&e.diagnostics).unwrap_or_default();
+            return error(
+                "config_rejected",
+                e.to_string(),
+                Some(json!({ "diagnostics": diags })),
+            );
+        }
+    };
+    let event = match event_of(&req, dialect) {
+        Ok(ev) => ev,
+        Err((code, m)) => return error(&code, m, None),
+    };
+    let opts = HostOptions {
+        cwd: req.cwd.clone(),
+        project_dir: req.project_dir.clone(),
+        output_cap: req.output_cap.unwrap_or(super::DEFAULT_OUTPUT_CAP),
+        default_timeout: req
+            .default_timeout_s
+            .and_then(|s| Duration::try_from_secs_f64(s).ok()),
+        parallel: !req.sequential,
+        ..HostOptions::default()
+    };
+    let report = match run_event(&registry, &event, &opts) {
+        Ok(r) => r,
+        Err(e) => return error(e.code(), e.to_string(), None),
+    };
+    let hooks: Vec<Value> = report
+        .hooks
+        .iter()
+        .map(|h| {
+            json!({
+                "hook": h.id.to_string(),
+                "command": h.command,
+                "exit_code": h.run.exit_code,
+                "timed_out": h.run.timed_out,
+                "output": h.output,
+            })
+        })
+        .collect();
+    json!({
+        "dialect": report.dialect,
+        "event": report.event,
+        "subjects": report.subjects,
+        "outcome": report.outcome,
+        "hooks": hooks,
+        "audit": report.audit,
+        "warnings": registry.warnings(),
+    })
+    .to_string()
+}
+
+/// A hook payload (decoded as `event_provider`) or a canonical event
+/// (has `kind` and `native_name`; its `raw` is kept).
+fn event_of(req: &Request, dialect: Dialect) -> Result<Event, (String, String)> {
+    let err = |e: crate::Error| (e.code().as_str().to_string(), e.to_string());
+    let v = &req.event;
+    let canonical = v.get("hook_event_name").is_none()
+        && v.get("kind").is_some()
+        && v.get("native_name").is_some();
+    if canonical {
+        let mut ev: Event = serde_json::from_value(v.clone()).map_err(|e| {
+            (
+                "invalid_json".to_string(),
+                format!("not a canonical event: {e}"),
+            )
+        })?;
+        ev.raw = match v.get("raw") {
+            Some(raw @ Value::Object(_)) => {
+                serde_json::to_vec(raw).unwrap_or_else(|_| b"{}".to_vec())
+            }
+            _ => b"{}".to_vec(),
+        };
+        return Ok(ev);
+    }
+    let provider = match &req.event_provider {
+        Some(p) => Provider::parse(p).map_err(err)?,
+        None => dialect.provider(),
+    };
+    let bytes = serde_json::to_vec(v).unwrap_or_default();
+    decode(provider, &bytes, &DecodeOptions::default()).map_err(err)
+}
+
+/// Compiles a matcher in a dialect's flavour and tests subjects:
+/// request `{"dialect", "pattern", "subjects": [...]}` → `{"matches": [bool...]}`
+/// or `{"error": {diagnostic...}}`.
+pub fn matcher_json(request: &str) -> String {
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Req {
+        dialect: String,
+        #[serde(default)]
+        pattern: Option<String>,
+        #[serde(default)]
+        subjects: Vec<String>,
+    }
+    let req: Req = match serde_json::from_str(request) {
+        Ok(r) => r,
+        Err(e) => return error("invalid_argument", format!("matcher request: {e}"), None),
+    };
+    let dialect = match Dialect::parse(&req.dialect) {
+        Ok(d) => d,
+        Err(e) => return error(e.code().as_str(), e.to_string(), None),
+    };
+    match crate::matcher::Matcher::compile(dialect, req.pattern.as_deref().unwrap_or("")) {
+        Ok(m) => {
+            let matches: Vec<bool> = req.subjects.iter().map(|s| m.matches(s)).collect();
+            json!({ "matches": matches }).to_string()
+        }
+        Err(d) => json!({ "error": serde_json::to_value(&d).unwrap_or_default() }).to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_a_claude_config_through_json() {
+        let req = json!({
+            "dialect": "claude-code",
+            "configs": [{"source": "settings.json", "text": r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo blocked >&2; exit 2"}]}]}}"#}],
+            "event": {"session_id":"s","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"t"}
+        });
+        let out: Value = serde_json::from_str(&run_json(&req.to_string())).unwrap();
+        assert!(out.get("error").is_none(), "{out}");
+        assert_eq!(out["hooks"].as_array().map(Vec::len), Some(1));
+        assert!(out["outcome"].to_string().contains("blocked"), "{out}");
+        let bad: Value = serde_json::from_str(&run_json("{}")).unwrap();
+        assert_eq!(bad["error"]["code"], "invalid_argument");
+        let rejected: Value = serde_json::from_str(&run_json(&json!({
+            "dialect": "claude-code",
+            "configs": [{"text": r#"{"hooks":{"PreToolUse":[{"matcher":"(a+)+$","hooks":[{"type":"command","command":"x"}]}]}}"#}],
+            "event": {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {}}
+        }).to_string())).unwrap();
+        assert_eq!(rejected["error"]["code"], "config_rejected", "{rejected}");
+    }
+
+    #[test]
+    fn matchers_through_json() {
+        let out: Value = serde_json::from_str(&matcher_json(
+            r#"{"dialect":"codex","pattern":"(?i)^bash$","subjects":["BASH","Write"]}"#,
+        ))
+        .unwrap();
+        assert_eq!(out["matches"], json!([true, false]));
+        let out: Value = serde_json::from_str(&matcher_json(
+            r#"{"dialect":"claude-code","pattern":"(?i)bash","subjects":[]}"#,
+        ))
+        .unwrap();
+        assert!(out.get("error").is_some(), "(?i) is not ECMAScript: {out}");
+    }
+}
