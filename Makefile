@@ -9,6 +9,7 @@ export CARGO_TERM_COLOR ?= never
 # tier-1 ones to TIER1_EXTRA (and real-agent ones to TIER2_EXTRA).
 TIER1_EXTRA :=
 TIER2_EXTRA :=
+DEMO_EXTRA :=
 include $(sort $(wildcard mk/*.mk))
 
 .PHONY: demo test tier1 tier2 fmt-check clippy build unit fixtures bench-build fuzz-replay bench fuzz e2e clean
@@ -17,6 +18,8 @@ include $(sort $(wildcard mk/*.mk))
 demo:
 	$(CARGO) build -q -p guard -p agenthooks-cli
 	$(PYTHON) examples/demo.py target/debug/guard
+	@# then the same payloads through the Python and Node guards
+	@for t in $(DEMO_EXTRA); do $(MAKE) --no-print-directory $$t || exit 1; done
 
 ## test: tier 1 (fmt, clippy, build, unit + fixture suites) then tier 2 (real agents)
 test: tier1 tier2

@@ -86,7 +86,8 @@ node-bench: node-build node-link
 	cd $(NODE_DIR) && node bench/overhead.mjs
 
 ## node-demo: the Node guard (examples/node/guard.mjs) answering showcase payloads
-# (kept out of `make demo` so a newcomer's first demo needs no npm install)
+# `make demo` runs it after the Rust guard (it installs and builds once).
+DEMO_EXTRA += node-demo
 node-demo: node-build node-link
 	@echo "=== examples/node/guard.mjs (the Node twin of examples/rust/guard)"
 	$(PYTHON) examples/demo.py examples/node/guard.mjs

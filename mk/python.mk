@@ -66,7 +66,8 @@ python-bench: $(PY_STAMP)
 	$(PY_BIN) $(PY_DIR)/benches/boundary.py
 
 ## python-demo: the Python guard (examples/python/guard.py) answering showcase payloads
-# (kept out of `make demo` so a newcomer's first demo needs no venv)
+# `make demo` runs it after the Rust guard (it builds the venv and wheel once).
+DEMO_EXTRA += python-demo
 python-demo: python-install
 	@echo "=== examples/python/guard.py (the Python twin of examples/rust/guard)"
 	printf '#!/bin/sh\nexec "%s" "%s" "$$@"\n' "$(abspath $(PY_BIN))" "$(abspath examples/python/guard.py)" > $(PY_CACHE)/guard-py
