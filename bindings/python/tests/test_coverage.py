@@ -69,6 +69,9 @@ WRAPPED: Dict[str, str] = {
     "router": "Router",
     "runtime": "main",
     "quirks": "quirks",
+    "host": "host_run",
+    "matcher": "matcher_test",
+    "install": "install",
 }
 
 EXCLUDED: Dict[str, str] = {
@@ -80,9 +83,6 @@ EXCLUDED: Dict[str, str] = {
     "is_empty_value": "the canonical-JSON presence rule, applied inside Event.to_json()",
     "tool_names": "classification tables, applied by decode (ToolCall.canonical, ToolCall.mcp)",
     "dedupe": "runtime-internal: applied by the core's prepare() once the runtime calls it",
-    "host": "hook host (issue 7): landing concurrently; its Python surface comes after it settles",
-    "matcher": "the host's agent-flavoured matchers (issue 7); `when` is the router's matcher",
-    "install": "config generation and installation (issue 8): landing concurrently",
     "serve": "the NDJSON plugin bridge (issue 6): Python's main() does not serve yet",
 }
 

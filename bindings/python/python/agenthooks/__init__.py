@@ -90,6 +90,7 @@ from .errors import (
     AgentHooksIOError,
     HandlerError,
     HandlerTimeoutError,
+    HookConfigError,
     InvalidArgumentError,
     InvalidDecisionError,
     InvalidPayloadError,
@@ -103,6 +104,19 @@ from .runtime import main, run
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .enums import Canonical, DecisionKind, Kind, Provider
+    from .host import (
+        Diagnostic,
+        DoctorReport,
+        HostRequest,
+        HostResult,
+        InstallReport,
+        InstallResult,
+        doctor,
+        host_run,
+        install,
+        matcher_test,
+        uninstall,
+    )
     from .router import Handler, HandlerResult, Matcher, Middleware, Next, Observer
 
 _LAZY = {
@@ -116,6 +130,18 @@ _LAZY = {
     "Middleware": "router",
     "Next": "router",
     "Observer": "router",
+    # the host side and installation (agenthooks/host.py)
+    "host_run": "host",
+    "matcher_test": "host",
+    "install": "host",
+    "uninstall": "host",
+    "doctor": "host",
+    "Diagnostic": "host",
+    "HostRequest": "host",
+    "HostResult": "host",
+    "InstallResult": "host",
+    "InstallReport": "host",
+    "DoctorReport": "host",
 }
 
 
@@ -211,6 +237,7 @@ __all__ = [
     "HandlerError",
     "HandlerTimeoutError",
     "AgentHooksIOError",
+    "HookConfigError",
     "CODES",
     # router and runtime
     "Router",
@@ -227,4 +254,16 @@ __all__ = [
     "run",
     "RunArgs",
     "Invocation",
+    # host side and installation
+    "host_run",
+    "matcher_test",
+    "install",
+    "uninstall",
+    "doctor",
+    "Diagnostic",
+    "HostRequest",
+    "HostResult",
+    "InstallResult",
+    "InstallReport",
+    "DoctorReport",
 ]

@@ -13,7 +13,7 @@ from __future__ import annotations
 # `TYPE_CHECKING` name as true).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import ClassVar, Dict, Optional, Type
+    from typing import Any, ClassVar, Dict, List, Optional, Type
 
 __all__ = [
     "AgentHooksError",
@@ -24,6 +24,7 @@ __all__ = [
     "HandlerError",
     "HandlerTimeoutError",
     "AgentHooksIOError",
+    "HookConfigError",
     "CODES",
 ]
 
@@ -88,6 +89,22 @@ class AgentHooksIOError(AgentHooksError, OSError):
     """Reading or writing failed."""
 
     default_code = "io"
+
+
+class HookConfigError(AgentHooksError, ValueError):
+    """A hook configuration or matcher the agent would reject (host side).
+
+    ``code`` is ``config_rejected`` for a configuration, the diagnostic's
+    code (``invalid_regex``, ``regex_too_complex`` ...) for a matcher;
+    ``diagnostics`` lists every problem (dicts: ``code``, ``severity``,
+    ``reason``, ``source``, ``event``, ``pattern`` ...).
+    """
+
+    default_code = "config_rejected"
+
+    def __init__(self, message: str = "", *, code: Optional[str] = None) -> None:
+        super().__init__(message, code=code)
+        self.diagnostics: List[Dict[str, Any]] = []
 
 
 #: Every core error code, in the core's numeric order, and its class.

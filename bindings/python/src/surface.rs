@@ -1,0 +1,35 @@
+//! The host-side and install surfaces: the core's JSON-in / JSON-out entry
+//! points (`host::json::run_json`, `host::json::matcher_json`,
+//! `install::json::request_json`) as three native functions. They never
+//! raise: the request and the response are JSON text, errors are
+//! `{"error": {...}}`. The Python package (`agenthooks/host.py`) turns
+//! dicts into requests and error objects into exceptions.
+//!
+//! Running hooks and writing files release the GIL.
+
+use pyo3::prelude::*;
+
+/// Runs the hooks of a Claude Code / Codex configuration for one event.
+#[pyfunction]
+fn host_run_json(py: Python<'_>, request: &str) -> String {
+    py.detach(|| agenthooks::host::json::run_json(request))
+}
+
+/// Compiles a matcher in a dialect's flavour and tests subjects.
+#[pyfunction]
+fn matcher_json(request: &str) -> String {
+    agenthooks::host::json::matcher_json(request)
+}
+
+/// Installs, uninstalls or diagnoses (`action`) a hook manifest.
+#[pyfunction]
+fn install_json(py: Python<'_>, request: &str) -> String {
+    py.detach(|| agenthooks::install::json::request_json(request))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(host_run_json, m)?)?;
+    m.add_function(wrap_pyfunction!(matcher_json, m)?)?;
+    m.add_function(wrap_pyfunction!(install_json, m)?)?;
+    Ok(())
+}
