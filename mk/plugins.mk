@@ -8,8 +8,12 @@
 #                       (npm, into ${AH_E2E_CACHE:-.cache/e2e}) inside unshare -n,
 #                       our plugins wired to a router that denies `rm -rf`;
 #                       SKIPPED when they cannot be installed
+#   make plugins-bench  per OpenCode `tool.execute.before` through the plugin:
+#                       in-process (target <= 50 us), bridged to
+#                       target/debug/guard over `agenthooks serve`, and the
+#                       bare decode + answer through napi (docs/benchmarks.md)
 
-.PHONY: plugins-test plugins-e2e
+.PHONY: plugins-test plugins-e2e plugins-bench
 
 ## plugins-test: the plugins' unit tests (needs the addon: node-build)
 plugins-test: node-build
@@ -21,6 +25,11 @@ plugins-test: node-build
 plugins-e2e: node-build
 	$(CARGO) build -q -p guard
 	tests/e2e/plugins/run
+
+## plugins-bench: plugin overhead numbers (docs/benchmarks.md "Plugins"; never gates)
+plugins-bench: node-build
+	$(CARGO) build -q -p guard
+	cd bindings/node && node plugins/bench.mjs
 
 TIER1_EXTRA += plugins-test
 TIER2_EXTRA += plugins-e2e

@@ -242,11 +242,26 @@ export declare function foldNew(): ExternalObject<'agenthooks:Fold'>
  */
 export declare function foldPush(fold: ExternalObject<'agenthooks:Fold'>, decisionJson: string): boolean | NativeError
 
+/**
+ * Runs the hooks of a Claude Code / Codex config for one event
+ * (`agenthooks::host::json::run_json`): request and response JSON text.
+ */
+export declare function hostRunJson(request: string): string
+
+/** Install, uninstall or doctor (`agenthooks::install::json::request_json`). */
+export declare function installJson(request: string): string
+
 /** The unified kind of a provider's native event name. */
 export declare function kindOf(providerId: string, nativeName: string): string
 
 /** Every unified event kind. */
 export declare function kinds(): Array<string>
+
+/**
+ * Compiles a matcher in a dialect's flavour and tests subjects
+ * (`agenthooks::host::json::matcher_json`).
+ */
+export declare function matcherJson(request: string): string
 
 /** `all` semantics: the most restrictive decision wins, contexts from all. */
 export declare function mergeAll(decisionsJson: Array<string>): string

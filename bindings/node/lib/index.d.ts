@@ -354,9 +354,9 @@ export interface DecodeOptions {
 }
 
 /** An error of the core, with its stable `code`. */
-export declare class AgentHooksError extends Error {
-  readonly code: ErrorCode
-  constructor(code: ErrorCode, message: string, options?: { cause?: unknown })
+export declare class AgentHooksError<C extends string = ErrorCode> extends Error {
+  readonly code: C
+  constructor(code: C, message: string, options?: { cause?: unknown })
 }
 
 /** A handler: sync or async, returning a decision (or nothing for no opinion). */
@@ -483,3 +483,120 @@ export declare function decideWithDeadline(router: Router, event: Event, deadlin
 export declare function run(router: Router, argv: string[], payload: string | Uint8Array): Promise<Response>
 /** The whole author-side run: argv, stdin, handlers, answer, exit. Never returns. */
 export declare function main(router: Router): Promise<never>
+
+// ------------------------------------------------------ host side, install
+
+/** A dialect whose hook configs the host side runs. */
+export type HostDialect = 'claude-code' | 'codex'
+/** Codes of a configuration / matcher diagnostic (the core's `DiagCode`). */
+export type DiagCode =
+  | 'invalid_json'
+  | 'wrong_type'
+  | 'missing_field'
+  | 'missing_command'
+  | 'unknown_handler_type'
+  | 'unsupported_handler_type'
+  | 'invalid_timeout'
+  | 'invalid_regex'
+  | 'invalid_flags'
+  | 'regex_too_complex'
+  | 'matcher_capacity'
+  | 'unknown_event'
+  | 'unknown_key'
+  | 'matcher_ignored'
+  | 'hooks_disabled'
+  | 'invalid_if'
+/** One configuration or matcher problem. */
+export interface Diagnostic {
+  agent: HostDialect
+  source?: string
+  event: string
+  group_index?: number
+  handler_index?: number
+  pattern?: string
+  code: DiagCode
+  severity: 'error' | 'warning'
+  reason: string
+}
+/** Codes `hostRun` throws: a core code, or `config_rejected` (with `diagnostics`). */
+export type HostErrorCode = ErrorCode | 'config_rejected'
+/** Thrown by `hostRun`; `diagnostics` with `config_rejected`. */
+export interface HostError extends AgentHooksError<HostErrorCode> {
+  diagnostics?: Diagnostic[]
+}
+/** A hook configuration: its text (with a label) or a file to read. */
+export type HostConfig = { source?: string; text: string } | { source?: string; path: string }
+/** The request of `hostRun` (camelCase or the core's snake_case keys). */
+export interface HostRunRequest {
+  dialect: HostDialect
+  configs?: HostConfig[]
+  /** Plugins' hooks.json documents and their roots (`CLAUDE_PLUGIN_ROOT`). */
+  plugins?: { root: string; hooks: JsonObject }[]
+  /** A hook payload (decoded as `eventProvider`, default the dialect) or a canonical event. */
+  event: JsonObject
+  eventProvider?: ProviderId | string
+  cwd?: string
+  projectDir?: string
+  defaultTimeoutS?: number
+  outputCap?: number
+  sequential?: boolean
+}
+/** One hook that ran. */
+export interface HostHookRun {
+  hook: string
+  command: string
+  exit_code: number | null
+  timed_out: boolean
+  output: JsonObject
+}
+/** What `hostRun` returns. */
+export interface HostRunResult {
+  dialect: HostDialect
+  event: string
+  subjects: string[]
+  /** The merged result, as the agent would act on it. */
+  outcome: JsonObject
+  hooks: HostHookRun[]
+  audit: JsonObject[]
+  warnings: Diagnostic[]
+}
+/** Runs the hooks of a Claude Code / Codex config for one event, as that agent would (synchronous); throws HostError. */
+export declare function hostRun(request: HostRunRequest): HostRunResult
+/** Compiles `pattern` as `dialect` would and tests each subject; throws `AgentHooksError<DiagCode>` with `diagnostic` on an invalid pattern. */
+export declare function matcherTest(dialect: HostDialect, pattern: string, subjects?: readonly string[]): boolean[]
+/** Thrown by `matcherTest` on an invalid pattern. */
+export interface MatcherError extends AgentHooksError<DiagCode | ErrorCode> {
+  diagnostic?: Diagnostic
+}
+
+/** Where `install` / `uninstall` / `doctor` act. */
+export interface InstallTarget {
+  /** 'claude-code', 'codex,cursor', ... or 'all' (default). */
+  agent?: string
+  /** Default 'project'. */
+  scope?: 'user' | 'project' | 'local'
+  project?: string
+  home?: string
+  env?: Record<string, string>
+  /** Plan only: report the changes, write nothing. */
+  dryRun?: boolean
+  cursorEvents?: string[]
+}
+/** One file an install changes. */
+export interface InstallFileChange {
+  path: string
+  before: string | null
+  after: string | null
+}
+/** One agent's result. */
+export type InstallResult =
+  | { agent: string; scope: string; changed: boolean; files: InstallFileChange[]; diff: string; notes: string[] }
+  | { agent: string; error: { code: string; message: string } }
+/** A hook manifest: hooks.toml / hooks.json text, or the manifest object. */
+export type Manifest = string | JsonObject
+/** Installs a manifest into agents' configs (idempotent); throws AgentHooksError on a bad request. */
+export declare function install(manifest: Manifest, target?: InstallTarget): { results: InstallResult[] }
+/** Removes what `install` wrote. */
+export declare function uninstall(manifest: Manifest, target?: InstallTarget): { results: InstallResult[] }
+/** What is installed where, per agent (`run`: also self-check each hook). */
+export declare function doctor(target?: { home?: string; project?: string; env?: Record<string, string>; run?: boolean }): { agents: JsonObject[] }

@@ -791,6 +791,100 @@ function deadlineMs(policy, timeoutS) {
   return call(() => native.policyDeadlineMs(policyJson(policy), timeoutS ?? null))
 }
 
+// ------------------------------------------------------ host side, install
+
+// JSON-in / JSON-out core calls: the answer is parsed; `{"error": ...}`
+// throws an AgentHooksError with the core's code (plus `diagnostics` /
+// `diagnostic` when the core gives them).
+function jsonCall(fn, request) {
+  const out = JSON.parse(fn(JSON.stringify(request)))
+  if (out && typeof out === 'object' && out.error && typeof out.error === 'object') {
+    const { code, message, ...rest } = out.error
+    const e = new AgentHooksError(String(code ?? 'invalid_argument'), String(message ?? code ?? 'error'))
+    Object.assign(e, rest)
+    throw e
+  }
+  return out
+}
+
+// Top-level camelCase keys (`eventProvider`, `dryRun`) in their core
+// snake_case spelling; nested values (events, env) are left alone.
+function snakeKeys(obj) {
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
+    throw new AgentHooksError('invalid_argument', 'expected an object')
+  }
+  const out = {}
+  for (const [k, v] of Object.entries(obj)) {
+    if (v !== undefined) out[k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = v
+  }
+  return out
+}
+
+/**
+ * Runs the hooks of a Claude Code / Codex configuration for one event,
+ * exactly as that agent would (the core's host side, `agenthooks host run`):
+ * `{dialect, configs: [{source?, text} | {path}], plugins?, event,
+ * eventProvider?, cwd?, projectDir?, defaultTimeoutS?, outputCap?,
+ * sequential?}` -> `{dialect, event, subjects, outcome, hooks, audit,
+ * warnings}`. Synchronous: the hooks run before it returns. Throws
+ * AgentHooksError (`invalid_argument`, `config_rejected` with
+ * `diagnostics`, `io`, a decode code).
+ */
+function hostRun(request) {
+  return jsonCall(native.hostRunJson, snakeKeys(request))
+}
+
+/**
+ * Compiles `pattern` as `dialect` ('claude-code' | 'codex') would and
+ * tests each subject: one boolean per subject. Throws AgentHooksError whose
+ * code is the diagnostic's (`invalid_regex`, `regex_too_complex`, ...) and
+ * whose `diagnostic` is the whole core diagnostic.
+ */
+function matcherTest(dialect, pattern, subjects = []) {
+  const out = JSON.parse(native.matcherJson(JSON.stringify({ dialect, pattern, subjects: [...subjects] })))
+  if (out.error) {
+    const d = out.error
+    const e = new AgentHooksError(String(d.code), String(d.reason ?? d.message ?? d.code))
+    // A diagnostic (has `agent`) rides along whole; request errors are bare.
+    if (d.agent !== undefined) e.diagnostic = d
+    throw e
+  }
+  return out.matches
+}
+
+function installRequest(action, manifest, target) {
+  const req = { ...snakeKeys(target ?? {}), action }
+  if (manifest !== undefined && manifest !== null) req.manifest = manifest
+  return jsonCall(native.installJson, req)
+}
+
+/**
+ * Installs a hook manifest (hooks.toml / hooks.json text, or the manifest
+ * object) into agents' configs: `target` = `{agent?: 'claude-code' |
+ * 'codex,cursor' | 'all', scope?: 'user' | 'project' | 'local', project?,
+ * home?, env?, dryRun?, cursorEvents?}`. Idempotent. Returns `{results:
+ * [{agent, scope, changed, files, diff, notes} | {agent, error}]}`; throws
+ * AgentHooksError on a bad request (`invalid_argument`, `manifest`,
+ * `unknown_provider`).
+ */
+function install(manifest, target) {
+  return installRequest('install', manifest, target)
+}
+
+/** Removes what `install` wrote (same arguments and answer). */
+function uninstall(manifest, target) {
+  return installRequest('uninstall', manifest, target)
+}
+
+/**
+ * What is installed where, per agent: `{agents: [...]}`. `target` =
+ * `{home?, project?, env?, run?}` (`run`: also run each installed hook's
+ * self-check).
+ */
+function doctor(target) {
+  return installRequest('doctor', undefined, target)
+}
+
 module.exports = {
   AgentHooksError,
   Decision,
@@ -810,12 +904,16 @@ module.exports = {
   decideWithDeadline,
   decode,
   detect,
+  doctor,
   failResponse,
   failResponseForPayload,
+  hostRun,
+  install,
   isMutation,
   isSubagent,
   kindOf,
   main,
+  matcherTest,
   mergeAll,
   mergeFirst,
   nativeEvents,
@@ -826,6 +924,7 @@ module.exports = {
   rawText,
   respond,
   run,
+  uninstall,
   validateDecision,
   version,
   when,

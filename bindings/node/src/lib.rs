@@ -14,6 +14,7 @@
 mod detect;
 mod error;
 mod event;
+mod host;
 mod merge;
 mod runtime;
 

@@ -55,8 +55,11 @@ const CORE = {
   'detect::detect': 'detect',
   'runtime::parse_args (+ the argv payload set aside)': 'parseArgs',
   quirks: 'not wrapped yet (machine-readable registry, still landing)',
-  matcher: 'not wrapped yet (agent matcher dialects, still landing); `when` covers in-process filtering',
-  host: 'not wrapped yet (host side: running other hooks, still landing)',
+  'host::json::matcher_json (matcher::Matcher::compile / matches)': 'matcherTest',
+  'host::json::run_json (host::RegistryBuilder, run_event)': 'hostRun',
+  'install::json::request_json (install / uninstall / doctor)': ['install', 'uninstall', 'doctor'],
+  'host (typed RegistryBuilder, plan, runner, audit)': 'through hostRun: one JSON call, the same shapes as `agenthooks host run`',
+  'install (typed Manifest, Target, plan, apply, doctor::report)': 'through install / uninstall / doctor: one JSON call each, the CLI shapes',
 }
 
 function dtsExports() {
