@@ -135,8 +135,21 @@ class Bridge {
     const seq = ++this.seq
     return new Promise((resolve, reject) => {
       this.pending.set(seq, { resolve, reject })
+      this.#hold(true)
       this.#write({ seq, ...frame })
-    }).finally(() => this.pending.delete(seq))
+    }).finally(() => {
+      this.pending.delete(seq)
+      if (this.pending.size === 0) this.#hold(false)
+    })
+  }
+
+  // The bridge never keeps the host alive when idle, but a request in
+  // flight must: otherwise a host with nothing else to do exits mid-answer.
+  #hold(on) {
+    const s = this.child && this.child.stdout
+    if (!s) return
+    const f = on ? s.ref : s.unref
+    if (typeof f === 'function') f.call(s)
   }
 
   /** Ends the program (its stdin closes; it finishes pending work and exits). */
