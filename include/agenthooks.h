@@ -539,6 +539,78 @@ struct ah_str ah_event_native_name(const struct ah_event *event);
 void ah_event_free(struct ah_event *event);
 
 /**
+ * Runs the hooks of a Claude Code or Codex configuration for one event,
+ * exactly as that agent would (the same as `agenthooks host run`).
+ * `req` is the request JSON: `{"dialect": "claude-code" | "codex",
+ * "configs": [{"source", "text"} | {"path"}], "plugins": [{"root",
+ * "hooks"}], "event": {...payload or canonical event...},
+ * "event_provider", "cwd", "project_dir", "default_timeout_s",
+ * "output_cap", "sequential"}`. On success `*out` gets an owned `ah_buf`
+ * with `{"dialect", "event", "subjects", "outcome", "hooks", "audit",
+ * "warnings"}`, or, for a request the core rejects (bad JSON, unknown
+ * dialect, rejected config, unreadable config file), `{"error": {"code",
+ * "message", "diagnostics"?}}` — still `AH_OK`. Fails only with
+ * `AH_ERR_NULL_ARG` (NULL `req` or `out`), `AH_ERR_INVALID_UTF8` or
+ * `AH_ERR_PANIC`; then `*out` is untouched and, if `err` is not NULL,
+ * `*err` gets an owned error. Blocks while the hooks run (each bounded by
+ * its timeout); thread-safe; keeps no pointer after return. SIGPIPE (a
+ * hook that exits without reading its stdin) is blocked on the calling
+ * thread for the call, so it never kills the host process.
+ *
+ * # Safety
+ * `req` must point at `req_len` readable bytes; `out` and `err` NULL or
+ * writable.
+ */
+ah_status ah_host_run_json(const uint8_t *req,
+                           size_t req_len,
+                           struct ah_buf **out,
+                           struct ah_error **err);
+
+/**
+ * Compiles a matcher in a dialect's flavour and tests subjects. `req` is
+ * `{"dialect": "claude-code" | "codex", "pattern": "...", "subjects":
+ * [...]}`. On success `*out` gets an owned `ah_buf` with `{"matches":
+ * [bool, ...]}` (one per subject), or `{"error": {...diagnostic...}}` for
+ * a pattern the dialect rejects or a bad request — still `AH_OK`. Fails
+ * only with `AH_ERR_NULL_ARG`, `AH_ERR_INVALID_UTF8` or `AH_ERR_PANIC`;
+ * then `*out` is untouched and, if `err` is not NULL, `*err` gets an
+ * owned error. Thread-safe; keeps no pointer after return.
+ *
+ * # Safety
+ * `req` must point at `req_len` readable bytes; `out` and `err` NULL or
+ * writable.
+ */
+ah_status ah_matcher_json(const uint8_t *req,
+                          size_t req_len,
+                          struct ah_buf **out,
+                          struct ah_error **err);
+
+/**
+ * Installs, uninstalls or diagnoses hooks (the same as `agenthooks
+ * install` / `uninstall` / `doctor`). `req` is `{"action": "install" |
+ * "uninstall" | "doctor", "manifest": "<hooks.toml / hooks.json text>" |
+ * {...}, "agent": "claude-code" | "codex,cursor" | "all", "scope": "user"
+ * | "project" | "local", "project", "home", "env": {...}, "dry_run",
+ * "cursor_events", "run"}`. On success `*out` gets an owned `ah_buf` with
+ * `{"results": [{"agent", "scope", "changed", "files", "diff", "notes"} |
+ * {"agent", "error"}]}` (doctor: `{"agents": [...]}`), or `{"error":
+ * {"code", "message"}}` for a bad request or manifest — still `AH_OK`.
+ * Fails only with `AH_ERR_NULL_ARG`, `AH_ERR_INVALID_UTF8` or
+ * `AH_ERR_PANIC`; then `*out` is untouched and, if `err` is not NULL,
+ * `*err` gets an owned error. Writes agent config files unless
+ * `dry_run` (doctor with `"run": true` runs the hooks, SIGPIPE blocked
+ * as for `ah_host_run_json`); thread-safe; keeps no pointer after return.
+ *
+ * # Safety
+ * `req` must point at `req_len` readable bytes; `out` and `err` NULL or
+ * writable.
+ */
+ah_status ah_install_json(const uint8_t *req,
+                          size_t req_len,
+                          struct ah_buf **out,
+                          struct ah_error **err);
+
+/**
  * Resolves a provider id or alias (`"claude"`, `"gemini-cli"`,
  * `"COPILOT_CLI"`, ...) to its canonical id. On success `*out` gets a
  * static view of the id. Fails with `AH_ERR_UNKNOWN_PROVIDER`,

@@ -1,6 +1,7 @@
 package agenthooks
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 )
@@ -14,6 +15,9 @@ import (
 type Error struct {
 	Code    string
 	Message string
+	// Details is the whole error object of a host or install answer (for
+	// "config_rejected", its "diagnostics"); nil otherwise.
+	Details json.RawMessage `json:"-"`
 
 	// The library's own error, kept so that fail responses built from
 	// this error are exactly the core's.

@@ -14,10 +14,12 @@
 
 mod panic;
 mod ptr;
+mod sigpipe;
 
 pub mod buf;
 pub mod error;
 pub mod event;
+pub mod host;
 pub mod info;
 pub mod merge;
 pub mod respond;

@@ -1066,6 +1066,153 @@ static void test_stdout_guard(void) {
   ah_stdout_guard_free(NULL);
 }
 
+/* ------------------------------------------------- host and install */
+
+/* Calls one of the JSON-in/JSON-out functions; returns the parsed answer
+ * (NULL when the call failed or the answer is not JSON). */
+static jval *json_call(ah_status (*f)(const uint8_t *, size_t, ah_buf **, ah_error **), const char *req,
+                       ah_status *st) {
+  ah_buf *b = NULL;
+  *st = f((const uint8_t *)req, strlen(req), &b, NULL);
+  jval *j = b ? json_parse(ah_buf_str(b).ptr, ah_buf_str(b).len) : NULL;
+  ah_buf_free(b);
+  return j;
+}
+
+static const char *error_code(const jval *j) {
+  const jval *c = json_get(json_get(j, "error"), "code");
+  return c && c->type == J_STR ? c->s : NULL;
+}
+
+static void test_host(void) {
+  /* A Claude Code settings.json whose Bash hook blocks with exit 2. */
+  static const char *RUN =
+      "{\"dialect\":\"claude-code\",\"configs\":[{\"source\":\"settings.json\",\"text\":"
+      "\"{\\\"hooks\\\":{\\\"PreToolUse\\\":[{\\\"matcher\\\":\\\"Bash\\\",\\\"hooks\\\":[{\\\"type\\\":\\\"command\\\","
+      "\\\"command\\\":\\\"echo blocked >&2; exit 2\\\"}]}]}}\"}],"
+      "\"event\":{\"session_id\":\"s\",\"cwd\":\"/tmp\",\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\","
+      "\"tool_input\":{\"command\":\"ls\"},\"tool_use_id\":\"t\"}}";
+  ah_status st;
+  jval *j = json_call(ah_host_run_json, RUN, &st);
+  const jval *outcome = json_get(j, "outcome"), *hooks = json_get(j, "hooks");
+  CHECK(st == AH_OK && json_str_is(json_get(outcome, "decision"), "deny") &&
+            json_str_is(json_get(outcome, "reason"), "blocked"),
+        "host run: outcome");
+  CHECK(hooks && hooks->type == J_ARR && hooks->n == 1 && json_get(hooks->items[0], "exit_code") &&
+            strcmp(json_get(hooks->items[0], "exit_code")->s, "2") == 0,
+        "host run: one hook, exit 2");
+  CHECK(json_get(j, "audit") && json_get(j, "warnings") && json_str_is(json_get(j, "event"), "PreToolUse"),
+        "host run: audit, warnings, event");
+  json_free(j);
+  /* The hook exits without reading its stdin: the library's write to it
+   * raises SIGPIPE, which it blocks (this program does not ignore it). */
+  for (int i = 0; i < 30; i++) {
+    j = json_call(ah_host_run_json, RUN, &st);
+    CHECK(st == AH_OK && json_str_is(json_get(json_get(j, "outcome"), "decision"), "deny"), "host run %d", i);
+    json_free(j);
+  }
+  /* No hook matches: nothing runs. */
+  j = json_call(ah_host_run_json, "{\"dialect\":\"codex\",\"event\":{\"hook_event_name\":\"PreToolUse\",\"tool_name\":"
+                                  "\"Bash\",\"tool_input\":{},\"session_id\":\"s\",\"cwd\":\"/tmp\"}}",
+                &st);
+  CHECK(st == AH_OK && !json_get(j, "error") && json_get(j, "hooks")->n == 0, "host run: empty config");
+  json_free(j);
+  /* Requests the core rejects: AH_OK and {"error": ...} JSON. */
+  const char *bad[][2] = {{"nope", "invalid_argument"},
+                          {"{}", "invalid_argument"},
+                          {"{\"dialect\":\"cursor\",\"event\":{}}", NULL},
+                          {"{\"dialect\":\"claude-code\",\"configs\":[{\"text\":\"{\\\"hooks\\\":{\\\"PreToolUse\\\":[{"
+                           "\\\"matcher\\\":\\\"(a+)+$\\\",\\\"hooks\\\":[{\\\"type\\\":\\\"command\\\",\\\"command\\\":"
+                           "\\\"x\\\"}]}]}}\"}],\"event\":{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\","
+                           "\"tool_input\":{}}}",
+                           "config_rejected"},
+                          {"{\"dialect\":\"codex\",\"configs\":[{\"path\":\"/nonexistent/hooks.json\"}],\"event\":{}}",
+                           "io"}};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    j = json_call(ah_host_run_json, bad[i][0], &st);
+    const char *code = error_code(j);
+    CHECK(st == AH_OK && code && (!bad[i][1] || strcmp(code, bad[i][1]) == 0), "host run bad %zu: %s", i,
+          code ? code : "(no error)");
+    if (i == 3) CHECK(json_get(json_get(j, "error"), "diagnostics") != NULL, "config_rejected has diagnostics");
+    json_free(j);
+  }
+
+  /* Matchers in each dialect's flavour. */
+  j = json_call(ah_matcher_json, "{\"dialect\":\"codex\",\"pattern\":\"(?i)^bash$\",\"subjects\":[\"BASH\",\"Write\"]}",
+                &st);
+  const jval *m = json_get(j, "matches");
+  CHECK(st == AH_OK && m && m->n == 2 && m->items[0]->b && !m->items[1]->b, "matcher codex");
+  json_free(j);
+  j = json_call(ah_matcher_json, "{\"dialect\":\"claude-code\",\"pattern\":\"(?i)bash\",\"subjects\":[]}", &st);
+  CHECK(st == AH_OK && json_get(j, "error"), "matcher: (?i) is not ECMAScript");
+  json_free(j);
+  j = json_call(ah_matcher_json, "[]", &st);
+  CHECK(st == AH_OK && error_code(j) && strcmp(error_code(j), "invalid_argument") == 0, "matcher bad request");
+  json_free(j);
+
+  /* Boundary faults fail the call, for all three. */
+  ah_status (*fs[])(const uint8_t *, size_t, ah_buf **, ah_error **) = {ah_host_run_json, ah_matcher_json,
+                                                                         ah_install_json};
+  for (size_t i = 0; i < 3; i++) {
+    ah_buf *b = NULL;
+    ah_error *e = NULL;
+    CHECK(fs[i](NULL, 0, &b, &e) == AH_ERR_NULL_ARG && b == NULL && ah_error_code(e) == AH_ERR_NULL_ARG,
+          "%zu: NULL request", i);
+    ah_error_free(e);
+    CHECK(fs[i](S("{}"), NULL, NULL) == AH_ERR_NULL_ARG, "%zu: NULL out", i);
+    e = NULL;
+    CHECK(fs[i](S(BAD_UTF8), &b, &e) == AH_ERR_INVALID_UTF8 && b == NULL && ah_error_code(e) == AH_ERR_INVALID_UTF8,
+          "%zu: bad UTF-8", i);
+    ah_error_free(e);
+    CHECK(fs[i](S(""), &b, NULL) == AH_OK && b && contains(ah_buf_str(b).ptr, ah_buf_str(b).len, "\"error\"", 7),
+          "%zu: empty request", i);
+    ah_buf_free(b);
+  }
+
+  /* Install into a temporary project: dry run, install, idempotent, doctor, uninstall. */
+  char dir[] = "/tmp/ah-c-install-XXXXXX";
+  CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+  char req[2048], path[512];
+  const char *manifest = "id = \\\"guard\\\"\\nprogram = \\\"/opt/guard\\\"\\n\\n[[hooks]]\\nid = \\\"pre\\\"\\n"
+                         "kind = \\\"tool.pre\\\"\\nmatch = \\\"shell\\\"\\n";
+  const char *steps[][3] = {{"install", "true", "true"},
+                            {"install", "false", "true"},
+                            {"install", "false", "false"},
+                            {"uninstall", "false", "true"}};
+  snprintf(path, sizeof path, "%s/.claude/settings.json", dir);
+  for (size_t i = 0; i < 4; i++) {
+    snprintf(req, sizeof req,
+             "{\"action\":\"%s\",\"manifest\":\"%s\",\"agent\":\"claude-code\",\"scope\":\"project\","
+             "\"project\":\"%s\",\"home\":\"%s\",\"env\":{},\"dry_run\":%s}",
+             steps[i][0], manifest, dir, dir, steps[i][1]);
+    j = json_call(ah_install_json, req, &st);
+    const jval *r = json_get(j, "results");
+    const jval *changed = r && r->n == 1 ? json_get(r->items[0], "changed") : NULL;
+    CHECK(st == AH_OK && changed && changed->type == J_BOOL && changed->b == (strcmp(steps[i][2], "true") == 0),
+          "install step %zu", i);
+    if (i == 0) CHECK(access(path, F_OK) != 0, "dry run writes nothing");
+    if (i == 1) {
+      char *text = read_file(dir, ".claude/settings.json", NULL);
+      CHECK(text && strstr(text, "/opt/guard") && strstr(text, "--provider=claude-code"), "installed hook");
+      free(text);
+      snprintf(req, sizeof req, "{\"action\":\"doctor\",\"project\":\"%s\",\"home\":\"%s\",\"env\":{}}", dir, dir);
+      jval *d = json_call(ah_install_json, req, &st);
+      const jval *agents = json_get(d, "agents");
+      CHECK(st == AH_OK && agents && agents->type == J_ARR && agents->n > 0, "doctor");
+      json_free(d);
+    }
+    json_free(j);
+  }
+  j = json_call(ah_install_json, "{\"action\":\"zap\"}", &st);
+  CHECK(st == AH_OK && error_code(j) && strcmp(error_code(j), "invalid_argument") == 0, "install bad action");
+  json_free(j);
+  j = json_call(ah_install_json, "{\"action\":\"install\",\"manifest\":\"[[[\"}", &st);
+  CHECK(st == AH_OK && error_code(j) && strcmp(error_code(j), "manifest") == 0, "install bad manifest");
+  json_free(j);
+  snprintf(req, sizeof req, "rm -rf '%s'", dir);
+  CHECK(system(req) == 0, "cleanup");
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: %s <flattened fixtures dir>\n", argv[0]);
@@ -1079,6 +1226,7 @@ int main(int argc, char **argv) {
   test_merge();
   test_info();
   test_runtime();
+  test_host();
   int matched = walk(argv[1], "provider", run_provider_case) + walk(argv[1], "router", run_router_case);
   CHECK(matched > 0, "no fixtures matched AH_FIXTURE");
   test_stdout_guard();
