@@ -16,7 +16,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 GUARD = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / "target/debug/guard")
-AGENTS = ["claude-code", "codex", "cursor", "gemini", "kimi-code", "copilot"]
+AGENTS = ["claude-code", "codex", "cursor", "gemini", "kimi-code", "copilot", "opencode", "openclaw"]
 
 SHOWCASE = [
     ("deny", "rm -rf build/"),
