@@ -43,11 +43,11 @@ mod decode_codex;
 mod diagnostic;
 pub mod events;
 pub mod ifrule;
+pub mod json;
 mod loader;
 pub mod merge;
 pub mod output;
 pub mod payload;
-pub mod json;
 pub mod runner;
 mod select;
 
