@@ -38,6 +38,7 @@ WRAPPED: Dict[str, str] = {
     "any": "any_of",
     "when": "when",
     "main": "main",
+    "serve": "main",  # `<program> agenthooks serve --provider=...` (the plugin bridges)
     # model::*
     "Decision": "Decision",
     "DecisionKind": "DecisionKind",
@@ -83,7 +84,6 @@ EXCLUDED: Dict[str, str] = {
     "is_empty_value": "the canonical-JSON presence rule, applied inside Event.to_json()",
     "tool_names": "classification tables, applied by decode (ToolCall.canonical, ToolCall.mcp)",
     "dedupe": "runtime-internal: applied by the core's prepare() once the runtime calls it",
-    "serve": "the NDJSON plugin bridge (issue 6): Python's main() does not serve yet",
 }
 
 

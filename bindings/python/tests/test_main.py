@@ -216,3 +216,76 @@ def test_run_in_process_matches_the_process(tmp_path: pathlib.Path) -> None:
     r = ah.run(slow, ["hook", "agenthooks", "run", "--provider=claude-code"], PRE)
     assert r.notes[0].code == "fail_open" and r.notes[0].from_ == "handler_timeout"
     assert "handler_timeout" in r.stderr
+
+
+def test_serve_answers_frames_like_the_rust_guard() -> None:
+    """`agenthooks serve`: the NDJSON loop of the OpenCode / OpenClaw plugin
+    bridges (core/src/serve.rs). Request replies equal the Rust guard's;
+    bad lines get an error frame and the loop goes on; end of input exits 0."""
+    if not RUST_GUARD.exists():
+        pytest.fail(f"{RUST_GUARD} not built (make python-test builds it)")
+    big = b'{"seq":9,"x":"' + b"x" * 5000 + b'"}'
+    lines = [
+        b'{"hello":{"provider":"opencode","versions":{"opencode":"1.18.33"},"context":{}}}',
+        b'{"seq":1,"hook":"tool.execute.before","input":{"tool":"bash","sessionID":"s","callID":"c1"},'
+        b'"output":{"args":{"command":"rm -rf x"}}}',
+        b"not json",
+        b"",
+        b"[1]",
+        b'{"hook":"tool.execute.before"}',
+        big,
+        b'{"seq":2,"hook":"tool.execute.before","input":{"tool":"bash","sessionID":"s","callID":"c2"},'
+        b'"output":{"args":{"command":"ls"}}}\r',
+        b'{"seq":"x3","hook":7}',
+        b'{"hello":{"provider":"openclaw"}}',
+    ]
+    data = b"\n".join(lines)
+    tail = ["agenthooks", "serve", "--provider=opencode", "--max-bytes=4096"]
+    py = run_hook([PYTHON, str(EXAMPLE_GUARD)] + tail, data)
+    rs = run_hook([str(RUST_GUARD)] + tail, data)
+    assert (py.returncode, rs.returncode) == (0, 0), py.stderr.decode()
+    got = [json.loads(line) for line in py.stdout.decode().splitlines()]
+    want = [json.loads(line) for line in rs.stdout.decode().splitlines()]
+    assert got[0] == want[0] and got[0]["hello"]["deadline_ms"] > 0
+    by_seq = {f["seq"]: f for f in got if f.get("seq") is not None}
+    assert by_seq == {f["seq"]: f for f in want if f.get("seq") is not None}
+    assert by_seq[1]["output"]["throw"].startswith("destructive command")
+    assert "output" not in by_seq[2]
+    assert by_seq["x3"]["error"]["code"] == "wrong_type"
+    errors = [f["error"]["code"] for f in got if "seq" in f and f["seq"] is None]
+    assert errors == [f["error"]["code"] for f in want if "seq" in f and f["seq"] is None]
+    assert errors == ["invalid_json", "not_an_object", "invalid_argument", "too_large", "invalid_argument"]
+    # Without --provider: an error on stderr, exit 2, nothing on stdout.
+    p = run_hook([PYTHON, str(EXAMPLE_GUARD), "agenthooks", "serve"], b"")
+    assert (p.stdout, p.returncode) == (b"", 2) and b"invalid_argument" in p.stderr
+
+
+def test_serve_keeps_handler_prints_off_stdout_and_survives_hangs(tmp_path: pathlib.Path) -> None:
+    argv = script(tmp_path, """
+        import os, time
+        router = ah.Router(policy=ah.Policy(fail="closed", timeout_ms=200))
+
+        @router.on_tool_pre
+        def noisy(event: ah.ToolPreEvent) -> ah.Decision:
+            print("stray print")
+            os.write(1, b"raw fd 1\\n")
+            if event.tool.command == "slow":
+                time.sleep(3600)
+            raise RuntimeError("boom")
+
+        ah.main(router)
+    """)
+    frames = b"\n".join(
+        b'{"seq":%d,"hook":"before_tool_call","event":{"toolName":"exec","params":{"command":"%s"},'
+        b'"toolCallId":"t%d"},"ctx":{"sessionId":"one"}}' % (i, cmd, i)
+        for i, cmd in enumerate([b"slow", b"ls"])
+    ) + b"\n"
+    t0 = time.monotonic()
+    p = run_hook(argv + ["agenthooks", "serve", "--provider=openclaw"], frames, timeout=30)
+    assert time.monotonic() - t0 < 10
+    assert p.returncode == 0, p.stderr.decode()
+    got = [json.loads(line) for line in p.stdout.decode().splitlines()]  # nothing but frames
+    assert [f["seq"] for f in got] == [0, 1]
+    assert got[0]["error"]["code"] == "handler_timeout" and got[0]["output"]["block"] is True
+    assert got[1]["error"]["code"] == "handler_error" and "boom" in got[1]["error"]["message"]
+    assert "stray print" in p.stderr.decode() and "raw fd 1" in p.stderr.decode()

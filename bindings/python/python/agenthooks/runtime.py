@@ -7,6 +7,13 @@ fail policy), the router's handlers on a worker thread within the deadline
 (a hung handler is abandoned; an exception or a timeout goes to the fail
 policy), then ``complete`` (encode, degrade, record continuations).
 
+``<program> agenthooks serve --provider=opencode|openclaw`` runs the NDJSON
+loop of the plugin bridges instead (``agenthooks::serve``): one hello, then
+one ``{"seq", ...frame}`` request per line, each answered like ``run`` as
+``{"seq", "output"?, "notes"?, "error"?}``; bad lines get an error frame and
+the loop goes on; end of input exits 0. Requests run one at a time (which
+keeps every session's order).
+
 Nothing but the answer reaches stdout: while handlers run, ``sys.stdout``
 is ``sys.stderr`` and file descriptor 1 points at stderr (so C extensions
 and child processes are covered too); the answer goes to the saved stdout.
@@ -15,6 +22,7 @@ and child processes are covered too); the answer goes to the saved stdout.
 from __future__ import annotations
 
 import _thread
+import json
 import os
 import sys
 
@@ -24,7 +32,7 @@ from .errors import AgentHooksError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing is for the type checker only (import cost)
-    from typing import List, NoReturn, Optional, Sequence, Tuple, Union
+    from typing import IO, Any, Callable, Dict, List, NoReturn, Optional, Sequence, Tuple, Union
 
     from ._native import Event, Invocation
     from .router import Router
@@ -108,6 +116,119 @@ def _flush_quietly() -> None:
             pass
 
 
+def _read_frame(stream: IO[bytes], limit: int) -> Optional[Union[bytes, int]]:
+    """One line of at most ``limit`` bytes, without the newline (and a
+    trailing CR); ``None`` at end of input; the length (an int) of a longer
+    line, which is skipped without being kept in memory."""
+    line = stream.readline(limit + 1)
+    if not line:
+        return None
+    if len(line) > limit and not (len(line) == limit + 1 and line.endswith(b"\n")):
+        n = len(line)
+        while not line.endswith(b"\n"):
+            line = stream.readline(65536)
+            if not line:
+                break
+            n += len(line)
+        return n - 1 if line.endswith(b"\n") else n
+    if line.endswith(b"\n"):
+        line = line[:-1]
+    if line.endswith(b"\r"):
+        line = line[:-1]
+    return line
+
+
+def _reply_frame(seq: Any, resp: Response) -> Dict[str, Any]:
+    """``agenthooks::serve::reply_frame``: ``output`` is the stdout JSON
+    (absent when empty); ``error`` is set when the fail policy answered."""
+    out: Dict[str, Any] = {"seq": seq}
+    text = resp.stdout.strip()
+    if text:
+        try:
+            out["output"] = json.loads(text)
+        except ValueError as e:
+            out["error"] = {"code": "io", "message": f"the answer is not JSON: {e}"}
+    notes = json.loads(resp.to_json()).get("notes") or []
+    if notes:
+        out["notes"] = notes
+    for n in notes:
+        if n.get("code") in ("fail_open", "fail_closed"):
+            out.setdefault("error", {"code": n.get("from") or "handler_error", "message": resp.stderr.strip()})
+            break
+    return out
+
+
+def _serve(router: Router, args: _native.RunArgs, stdin: IO[bytes], write: Callable[[Dict[str, Any]], None]) -> int:
+    """The serve loop (``agenthooks::serve::serve``), sequential: returns
+    the exit code."""
+    try:
+        if not args.provider:
+            raise AgentHooksError("`serve` needs --provider (opencode or openclaw)", code="invalid_argument")
+        provider = _native.parse_provider(args.provider)
+    except AgentHooksError as e:
+        sys.stderr.write(f"agenthooks: {e.code}: {e}\n")
+        return 2
+    limit = args.max_bytes or _native.DEFAULT_MAX_BYTES
+
+    def error(seq: Any, code: str, message: str) -> None:
+        write({"seq": seq, "error": {"code": code, "message": message}})
+
+    while True:
+        frame = _read_frame(stdin, limit)
+        if frame is None:
+            return 0
+        if isinstance(frame, int):
+            error(None, "too_large", f"frame is larger than {limit} bytes")
+            continue
+        if not frame.strip():
+            continue
+        try:
+            obj = json.loads(frame)
+        except ValueError as e:
+            error(None, "invalid_json", f"invalid JSON: {e}")
+            continue
+        if not isinstance(obj, dict):
+            kind = {list: "array", str: "string", bool: "boolean", type(None): "null"}.get(type(obj), "number")
+            error(None, "not_an_object", f"payload must be a JSON object, got {kind}")
+            continue
+        if "hello" in obj:
+            hello = obj["hello"]
+            p = hello.get("provider") if isinstance(hello, dict) else None
+            if isinstance(p, str):
+                try:
+                    same = _native.parse_provider(p) == provider
+                except AgentHooksError:
+                    same = False
+                if not same:
+                    error(None, "invalid_argument",
+                          f"hello names provider `{p}` but this program serves `{args.provider}`")
+                    continue
+            policy = json.loads(router.policy.to_json())
+            if args.fail:
+                policy["fail"] = args.fail
+            write({"hello": {
+                "provider": str(provider),
+                "version": _native.__version__,
+                "policy": policy,
+                "deadline_ms": router.policy.deadline_ms(args.timeout_s),
+            }})
+            continue
+        seq = obj.get("seq")
+        if isinstance(seq, bool) or not isinstance(seq, (int, float, str)):
+            error(None, "invalid_argument", "a request frame needs a `seq` (number or string)")
+            continue
+        # The whole line is the dialect's payload, as the Rust server passes it.
+        prepared = _native.prepare(args, router.policy, frame)
+        resp = prepared if isinstance(prepared, Response) else _complete(router, prepared)[0]
+        write(_reply_frame(seq, resp))
+        if resp.stderr:
+            try:
+                sys.stderr.write(resp.stderr)
+                sys.stderr.flush()
+            except (OSError, ValueError):
+                pass
+
+
 def main(router: Router, argv: Optional[Sequence[str]] = None) -> NoReturn:
     """The whole author-side run of a Python hook program: parses argv
     (``<program> agenthooks run --provider=<id> ...``), reads the payload
@@ -122,6 +243,19 @@ def main(router: Router, argv: Optional[Sequence[str]] = None) -> NoReturn:
     _flush_quietly()
     guard = _native.StdoutGuard()
     sys.stdout = sys.stderr
+    if args.command == "serve":
+        # NDJSON over stdio for the OpenCode / OpenClaw plugin bridges.
+        def write(frame: Dict[str, Any]) -> None:
+            _flush_quietly()
+            guard.write_answer((json.dumps(frame, separators=(",", ":")) + "\n").encode())
+
+        try:
+            code = _serve(router, args, sys.stdin.buffer, write)
+        except AgentHooksError:  # the plugin closed our stdout
+            code = 1
+        _flush_quietly()
+        # Abandoned (timed-out) handlers must not keep the process alive.
+        os._exit(code)
     prepared = _native.prepare(args, router.policy)
     finished = True
     if isinstance(prepared, Response):
