@@ -74,10 +74,10 @@ func Run(ctx context.Context, r *Router, argv []string, stdin io.Reader, stdout,
 		return 64
 	}
 	defer C.ah_run_args_free(args)
-	if cmd := goString(C.ah_run_args_command(args)); cmd != "run" {
-		// `serve` (the OpenCode / OpenClaw NDJSON bridge) is not in the
-		// Go binding yet: say so, as for any config we cannot serve.
-		fmt.Fprintf(stderr, "agenthooks: invalid_argument: `%s` is not supported by the Go binding yet (only `run`)\n", cmd)
+	if cmd := goString(C.ah_run_args_command(args)); cmd == "serve" {
+		return serve(ctx, r, args, stdin, stdout, stderr)
+	} else if cmd != "run" {
+		fmt.Fprintf(stderr, "agenthooks: invalid_argument: `%s` is not supported by the Go binding\n", cmd)
 		return 0
 	}
 
@@ -89,32 +89,42 @@ func Run(ctx context.Context, r *Router, argv []string, stdin io.Reader, stdout,
 			defer C.ah_error_free(readErr)
 		}
 	}
+	resp, err := answer(ctx, r, args, payload, readErr)
+	if err != nil {
+		code, msg := codeAndMessage(err)
+		fmt.Fprintf(stderr, "agenthooks: %s: %s\n", code, msg)
+		return 0
+	}
+	return write(resp, stdout, stderr)
+}
+
+// answer is one hook call, exactly as `agenthooks run` answers it:
+// prepare (decode, limits, loop guard), the router within the deadline,
+// complete. An error only for a config the core rejects (a bad policy).
+func answer(ctx context.Context, r *Router, args *C.ah_run_args, payload []byte, readErr *C.ah_error) (*Response, error) {
 	pj, err := policyJSON(r.policy)
 	if err != nil {
-		fmt.Fprintf(stderr, "agenthooks: invalid_argument: policy: %v\n", err)
-		return 0
+		return nil, newError("invalid_argument", "policy: %v", err)
 	}
 	pp, pn := optArg(pj)
 	bp, bn := bytesArg(payload)
 	var inv *C.ah_invocation
-	var answer *C.ah_response
+	var ans *C.ah_response
 	var cerr *C.ah_error
-	if st := C.ah_invocation_prepare(args, pp, pn, bp, bn, readErr, &inv, &answer, &cerr); st != C.AH_OK {
-		e := errorOf(st, cerr).(*Error)
-		fmt.Fprintf(stderr, "agenthooks: %s: %s\n", e.Code, e.Message)
-		return 0
+	if st := C.ah_invocation_prepare(args, pp, pn, bp, bn, readErr, &inv, &ans, &cerr); st != C.AH_OK {
+		return nil, errorOf(st, cerr)
 	}
-	if answer != nil {
-		return write(takeResponse(answer), stdout, stderr)
+	if ans != nil {
+		return takeResponse(ans), nil
 	}
 	defer C.ah_invocation_free(inv)
 
 	ev, err := eventFromJSON(view(C.ah_invocation_event_json(inv)), false)
 	if err != nil {
-		return write(completeError(inv, err), stdout, stderr)
+		return completeError(inv, err), nil
 	}
 	deadline := time.Duration(C.ah_invocation_deadline_ms(inv)) * time.Millisecond
-	return write(decide(ctx, r, ev, inv, deadline), stdout, stderr)
+	return decide(ctx, r, ev, inv, deadline), nil
 }
 
 type outcome struct {

@@ -266,11 +266,3 @@ func TestGuardEndToEnd(t *testing.T) {
 	t.Logf("guard end to end: %v (Rust comparison: %v, %s/%s)", perProvider, rustBin != "", runtime.GOOS, runtime.GOARCH)
 	fmt.Fprintf(os.Stderr, "guard end to end (Go vs Rust: %v): %v\n", rustBin != "", perProvider)
 }
-
-func TestServeIsNotSupportedYet(t *testing.T) {
-	var out, errb bytes.Buffer
-	code := Run(context.Background(), NewRouter(), []string{"h", "agenthooks", "serve", "--provider=opencode"}, strings.NewReader(""), &out, &errb)
-	if code != 0 || out.Len() != 0 || !strings.Contains(errb.String(), "serve") {
-		t.Fatalf("%d %q %q", code, out.String(), errb.String())
-	}
-}
