@@ -283,6 +283,146 @@ impl Error {
     }
 }
 
+impl Error {
+    /// An error of a given code from a code and a message, for callers that
+    /// only carry those across a boundary (bindings, the C ABI). Variants
+    /// whose fields are static descriptions get neutral ones; the code is
+    /// always exact, so the fail policy answers exactly as for the original.
+    pub fn from_code(code: ErrorCode, message: impl Into<String>, timeout_ms: u64) -> Error {
+        let message = message.into();
+        match code {
+            ErrorCode::InvalidJson => Error::InvalidJson {
+                line: 0,
+                column: 0,
+                message,
+            },
+            ErrorCode::InvalidUtf8 => Error::InvalidUtf8 {
+                what: "input",
+                offset: 0,
+            },
+            ErrorCode::NotAnObject => Error::NotAnObject {
+                found: "a non-object",
+            },
+            ErrorCode::MissingEvent => Error::MissingEvent {
+                provider: "the agent",
+                field: "hook_event_name",
+            },
+            ErrorCode::WrongType => Error::WrongType {
+                field: message,
+                expected: "another type",
+                found: "a value",
+            },
+            ErrorCode::TooLarge => Error::TooLarge {
+                what: "input",
+                limit: 0,
+            },
+            ErrorCode::TooDeep => Error::TooDeep { message },
+            ErrorCode::UnknownProvider => Error::UnknownProvider { given: message },
+            ErrorCode::UnknownEventSpelling => Error::UnknownEventSpelling { given: message },
+            ErrorCode::InvalidDecision => Error::InvalidDecision { reason: message },
+            ErrorCode::UnsupportedDecision => Error::UnsupportedDecision {
+                provider: "the agent",
+                event: String::new(),
+                what: message,
+            },
+            ErrorCode::LossyUpdate => Error::LossyUpdate {
+                provider: "the agent",
+                event: String::new(),
+                detail: message,
+            },
+            ErrorCode::HandlerError => Error::Handler { message },
+            ErrorCode::HandlerTimeout => Error::HandlerTimeout { ms: timeout_ms },
+            ErrorCode::Io => Error::Io {
+                what: "I/O".into(),
+                source: std::io::Error::other(message),
+            },
+            ErrorCode::Panic => Error::Panic { message },
+            ErrorCode::InvalidArgument => Error::InvalidArgument { message },
+        }
+    }
+}
+
+/// Errors cross language boundaries and are kept by handles; `io::Error` is
+/// not `Clone`, so a clone rebuilds it from its kind and text.
+impl Clone for Error {
+    fn clone(&self) -> Error {
+        match self {
+            Error::InvalidJson {
+                line,
+                column,
+                message,
+            } => Error::InvalidJson {
+                line: *line,
+                column: *column,
+                message: message.clone(),
+            },
+            Error::InvalidUtf8 { what, offset } => Error::InvalidUtf8 {
+                what,
+                offset: *offset,
+            },
+            Error::NotAnObject { found } => Error::NotAnObject { found },
+            Error::MissingEvent { provider, field } => Error::MissingEvent { provider, field },
+            Error::WrongType {
+                field,
+                expected,
+                found,
+            } => Error::WrongType {
+                field: field.clone(),
+                expected,
+                found,
+            },
+            Error::TooLarge { what, limit } => Error::TooLarge {
+                what,
+                limit: *limit,
+            },
+            Error::TooDeep { message } => Error::TooDeep {
+                message: message.clone(),
+            },
+            Error::UnknownProvider { given } => Error::UnknownProvider {
+                given: given.clone(),
+            },
+            Error::UnknownEventSpelling { given } => Error::UnknownEventSpelling {
+                given: given.clone(),
+            },
+            Error::InvalidDecision { reason } => Error::InvalidDecision {
+                reason: reason.clone(),
+            },
+            Error::UnsupportedDecision {
+                provider,
+                event,
+                what,
+            } => Error::UnsupportedDecision {
+                provider,
+                event: event.clone(),
+                what: what.clone(),
+            },
+            Error::LossyUpdate {
+                provider,
+                event,
+                detail,
+            } => Error::LossyUpdate {
+                provider,
+                event: event.clone(),
+                detail: detail.clone(),
+            },
+            Error::Handler { message } => Error::Handler {
+                message: message.clone(),
+            },
+            Error::HandlerTimeout { ms } => Error::HandlerTimeout { ms: *ms },
+            Error::Io { what, source } => Error::Io {
+                what: what.clone(),
+                source: std::io::Error::new(source.kind(), source.to_string()),
+            },
+            Error::Panic { message } => Error::Panic {
+                message: message.clone(),
+            },
+            Error::InvalidArgument { message } => Error::InvalidArgument {
+                message: message.clone(),
+            },
+        }
+    }
+}
+
 /// The JSON type name of a value, for error messages.
 pub(crate) fn json_type(v: &serde_json::Value) -> &'static str {
     match v {
@@ -297,3 +437,18 @@ pub(crate) fn json_type(v: &serde_json::Value) -> &'static str {
 
 /// Result alias for the core.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn from_code_and_clone_keep_the_code() {
+        for c in ErrorCode::ALL {
+            let e = Error::from_code(c, "m", 7);
+            assert_eq!(e.code(), c);
+            assert_eq!(e.clone().code(), c);
+            assert_eq!(e.clone().to_string(), e.to_string());
+        }
+    }
+}

@@ -183,84 +183,7 @@ pub(crate) fn status_from_u32(v: u32) -> Option<ah_status> {
 /// A copy of a core error (the core's `Error` is not `Clone`: `Io` holds
 /// an `io::Error`, copied here by kind and text).
 pub(crate) fn clone_error(e: &Error) -> Error {
-    match e {
-        Error::InvalidJson {
-            line,
-            column,
-            message,
-        } => Error::InvalidJson {
-            line: *line,
-            column: *column,
-            message: message.clone(),
-        },
-        Error::InvalidUtf8 { what, offset } => Error::InvalidUtf8 {
-            what,
-            offset: *offset,
-        },
-        Error::NotAnObject { found } => Error::NotAnObject { found },
-        Error::MissingEvent { provider, field } => Error::MissingEvent { provider, field },
-        Error::WrongType {
-            field,
-            expected,
-            found,
-        } => Error::WrongType {
-            field: field.clone(),
-            expected,
-            found,
-        },
-        Error::TooLarge { what, limit } => Error::TooLarge {
-            what,
-            limit: *limit,
-        },
-        Error::TooDeep { message } => Error::TooDeep {
-            message: message.clone(),
-        },
-        Error::UnknownProvider { given } => Error::UnknownProvider {
-            given: given.clone(),
-        },
-        Error::UnknownEventSpelling { given } => Error::UnknownEventSpelling {
-            given: given.clone(),
-        },
-        Error::InvalidDecision { reason } => Error::InvalidDecision {
-            reason: reason.clone(),
-        },
-        Error::UnsupportedDecision {
-            provider,
-            event,
-            what,
-        } => Error::UnsupportedDecision {
-            provider,
-            event: event.clone(),
-            what: what.clone(),
-        },
-        Error::LossyUpdate {
-            provider,
-            event,
-            detail,
-        } => Error::LossyUpdate {
-            provider,
-            event: event.clone(),
-            detail: detail.clone(),
-        },
-        Error::Handler { message } => Error::Handler {
-            message: message.clone(),
-        },
-        Error::HandlerTimeout { ms } => Error::HandlerTimeout { ms: *ms },
-        Error::Io { what, source } => Error::Io {
-            what: what.clone(),
-            source: std::io::Error::new(source.kind(), source.to_string()),
-        },
-        Error::Panic { message } => Error::Panic {
-            message: message.clone(),
-        },
-        Error::InvalidArgument { message } => Error::InvalidArgument {
-            message: message.clone(),
-        },
-        // Unreachable while the `ErrorCode::ALL` assertion holds.
-        other => Error::InvalidArgument {
-            message: other.to_string(),
-        },
-    }
+    e.clone()
 }
 
 /// A core error of a code, built from a message (for errors that arise in
@@ -268,56 +191,7 @@ pub(crate) fn clone_error(e: &Error) -> Error {
 /// text field carry `message`; the others use a fixed description.
 /// `timeout_ms` fills `handler_timeout`.
 pub(crate) fn error_of(code: ErrorCode, message: &str, timeout_ms: u64) -> Error {
-    let m = message.to_string();
-    match code {
-        ErrorCode::InvalidJson => Error::InvalidJson {
-            line: 0,
-            column: 0,
-            message: m,
-        },
-        ErrorCode::InvalidUtf8 => Error::InvalidUtf8 {
-            what: "input",
-            offset: 0,
-        },
-        ErrorCode::NotAnObject => Error::NotAnObject { found: "a value" },
-        ErrorCode::MissingEvent => Error::MissingEvent {
-            provider: "the agent",
-            field: "hook_event_name",
-        },
-        ErrorCode::WrongType => Error::WrongType {
-            field: m,
-            expected: "another type",
-            found: "a value",
-        },
-        ErrorCode::TooLarge => Error::TooLarge {
-            what: "input",
-            limit: 0,
-        },
-        ErrorCode::TooDeep => Error::TooDeep { message: m },
-        ErrorCode::UnknownProvider => Error::UnknownProvider { given: m },
-        ErrorCode::UnknownEventSpelling => Error::UnknownEventSpelling { given: m },
-        ErrorCode::InvalidDecision => Error::InvalidDecision { reason: m },
-        ErrorCode::UnsupportedDecision => Error::UnsupportedDecision {
-            provider: "the agent",
-            event: String::new(),
-            what: m,
-        },
-        ErrorCode::LossyUpdate => Error::LossyUpdate {
-            provider: "the agent",
-            event: String::new(),
-            detail: m,
-        },
-        ErrorCode::HandlerError => Error::Handler { message: m },
-        ErrorCode::HandlerTimeout => Error::HandlerTimeout { ms: timeout_ms },
-        ErrorCode::Io => Error::Io {
-            what: "I/O".into(),
-            source: std::io::Error::other(m),
-        },
-        ErrorCode::Panic => Error::Panic { message: m },
-        ErrorCode::InvalidArgument => Error::InvalidArgument { message: m },
-        // Unreachable while the `ErrorCode::ALL` assertion holds.
-        _ => Error::InvalidArgument { message: m },
-    }
+    Error::from_code(code, message, timeout_ms)
 }
 
 /// Why a call failed, before it becomes an `ah_error`.

@@ -113,135 +113,13 @@ pub fn from_py_exception(exc: &Bound<'_, PyAny>) -> Error {
 
 /// A core error of a code, carrying `message` where the variant has text.
 pub fn error_from_code(code: ErrorCode, message: String) -> Error {
-    match code {
-        ErrorCode::InvalidJson => Error::InvalidJson {
-            line: 0,
-            column: 0,
-            message,
-        },
-        ErrorCode::InvalidUtf8 => Error::InvalidUtf8 {
-            what: "input",
-            offset: 0,
-        },
-        ErrorCode::NotAnObject => Error::NotAnObject { found: "a value" },
-        ErrorCode::MissingEvent => Error::MissingEvent {
-            provider: "the agent",
-            field: "hook_event_name",
-        },
-        ErrorCode::WrongType => Error::WrongType {
-            field: message,
-            expected: "another type",
-            found: "a value",
-        },
-        ErrorCode::TooLarge => Error::TooLarge {
-            what: "input",
-            limit: agenthooks::dialect::DEFAULT_MAX_BYTES,
-        },
-        ErrorCode::TooDeep => Error::TooDeep { message },
-        ErrorCode::UnknownProvider => Error::UnknownProvider { given: message },
-        ErrorCode::UnknownEventSpelling => Error::UnknownEventSpelling { given: message },
-        ErrorCode::InvalidDecision => Error::InvalidDecision { reason: message },
-        ErrorCode::UnsupportedDecision => Error::UnsupportedDecision {
-            provider: "the agent",
-            event: String::new(),
-            what: message,
-        },
-        ErrorCode::LossyUpdate => Error::LossyUpdate {
-            provider: "the agent",
-            event: String::new(),
-            detail: message,
-        },
-        ErrorCode::HandlerTimeout => Error::HandlerTimeout { ms: 0 },
-        ErrorCode::Io => Error::Io {
-            what: message,
-            source: std::io::Error::other("raised from Python"),
-        },
-        ErrorCode::Panic => Error::Panic { message },
-        ErrorCode::InvalidArgument => Error::InvalidArgument { message },
-        // handler_error, and codes added to the core later.
-        _ => Error::Handler { message },
-    }
+    Error::from_code(code, message, 0)
 }
 
 /// A copy of a core error (`Error` is not `Clone`: it may hold an
 /// `io::Error`, copied here by kind and text).
 pub fn clone_error(e: &Error) -> Error {
-    match e {
-        Error::InvalidJson {
-            line,
-            column,
-            message,
-        } => Error::InvalidJson {
-            line: *line,
-            column: *column,
-            message: message.clone(),
-        },
-        Error::InvalidUtf8 { what, offset } => Error::InvalidUtf8 {
-            what,
-            offset: *offset,
-        },
-        Error::NotAnObject { found } => Error::NotAnObject { found },
-        Error::MissingEvent { provider, field } => Error::MissingEvent { provider, field },
-        Error::WrongType {
-            field,
-            expected,
-            found,
-        } => Error::WrongType {
-            field: field.clone(),
-            expected,
-            found,
-        },
-        Error::TooLarge { what, limit } => Error::TooLarge {
-            what,
-            limit: *limit,
-        },
-        Error::TooDeep { message } => Error::TooDeep {
-            message: message.clone(),
-        },
-        Error::UnknownProvider { given } => Error::UnknownProvider {
-            given: given.clone(),
-        },
-        Error::UnknownEventSpelling { given } => Error::UnknownEventSpelling {
-            given: given.clone(),
-        },
-        Error::InvalidDecision { reason } => Error::InvalidDecision {
-            reason: reason.clone(),
-        },
-        Error::UnsupportedDecision {
-            provider,
-            event,
-            what,
-        } => Error::UnsupportedDecision {
-            provider,
-            event: event.clone(),
-            what: what.clone(),
-        },
-        Error::LossyUpdate {
-            provider,
-            event,
-            detail,
-        } => Error::LossyUpdate {
-            provider,
-            event: event.clone(),
-            detail: detail.clone(),
-        },
-        Error::Handler { message } => Error::Handler {
-            message: message.clone(),
-        },
-        Error::HandlerTimeout { ms } => Error::HandlerTimeout { ms: *ms },
-        Error::Io { what, source } => Error::Io {
-            what: what.clone(),
-            source: std::io::Error::new(source.kind(), source.to_string()),
-        },
-        Error::Panic { message } => Error::Panic {
-            message: message.clone(),
-        },
-        Error::InvalidArgument { message } => Error::InvalidArgument {
-            message: message.clone(),
-        },
-        // A variant added to the core later: keep its code and text.
-        other => error_from_code(other.code(), other.to_string()),
-    }
+    e.clone()
 }
 
 /// Every error code id, in numeric order (`ErrorCode::ALL`).
