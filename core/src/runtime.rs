@@ -435,6 +435,27 @@ pub fn main(router: Router) -> ! {
     std::process::exit(code)
 }
 
+/// The response as a hook process writes it: with `AGENTHOOKS_NOTES` set
+/// (opt-in, for demos and debugging — some agents read stderr as a verdict),
+/// each note is appended to stderr. Every language's `main()` calls this.
+pub fn with_notes_on_stderr(mut resp: Response) -> Response {
+    if std::env::var_os("AGENTHOOKS_NOTES").is_some_and(|v| !v.is_empty()) {
+        for n in &resp.notes {
+            resp.stderr.push_str(&format!(
+                "agenthooks: note: {} {} -> {}{}\n",
+                n.code,
+                n.from.as_deref().unwrap_or("-"),
+                n.to.as_deref().unwrap_or("-"),
+                n.detail
+                    .as_deref()
+                    .map(|d| format!(" ({d})"))
+                    .unwrap_or_default()
+            ));
+        }
+    }
+    resp
+}
+
 /// [`main`] without the exit, for tests and embedding.
 pub fn run_process(router: Router, argv: &[String]) -> i32 {
     let mut argv = argv.to_vec();
@@ -471,22 +492,7 @@ pub fn run_process(router: Router, argv: &[String]) -> i32 {
         }),
         None => read_limited(std::io::stdin().lock(), limit),
     };
-    let mut resp = run(Arc::new(router), &args, payload);
-    if std::env::var_os("AGENTHOOKS_NOTES").is_some_and(|v| !v.is_empty()) {
-        // Opt-in (demos, debugging): some agents read stderr as a verdict.
-        for n in &resp.notes {
-            resp.stderr.push_str(&format!(
-                "agenthooks: note: {} {} -> {}{}\n",
-                n.code,
-                n.from.as_deref().unwrap_or("-"),
-                n.to.as_deref().unwrap_or("-"),
-                n.detail
-                    .as_deref()
-                    .map(|d| format!(" ({d})"))
-                    .unwrap_or_default()
-            ));
-        }
-    }
+    let resp = with_notes_on_stderr(run(Arc::new(router), &args, payload));
     if !resp.stderr.is_empty() {
         let mut err = std::io::stderr().lock();
         let _ = err.write_all(resp.stderr.as_bytes());

@@ -408,23 +408,9 @@ fn complete(i: &mut ah_invocation, outcome: Result<agenthooks::Decision, Error>)
 /// appended to stderr, exactly as `runtime::run_process` writes them (the
 /// core keeps that block inside `run_process`; this mirrors it for
 /// programs in other languages, and the Go end-to-end test compares the
-/// two byte for byte).
-fn with_notes_on_stderr(mut resp: Response) -> Response {
-    if std::env::var_os("AGENTHOOKS_NOTES").is_some_and(|v| !v.is_empty()) {
-        for n in &resp.notes {
-            resp.stderr.push_str(&format!(
-                "agenthooks: note: {} {} -> {}{}\n",
-                n.code,
-                n.from.as_deref().unwrap_or("-"),
-                n.to.as_deref().unwrap_or("-"),
-                n.detail
-                    .as_deref()
-                    .map(|d| format!(" ({d})"))
-                    .unwrap_or_default()
-            ));
-        }
-    }
-    resp
+/// two byte for byte). Delegates to the core.
+fn with_notes_on_stderr(resp: Response) -> Response {
+    agenthooks::runtime::with_notes_on_stderr(resp)
 }
 
 /// Step three with the handlers' decision (decision JSON; NULL with length

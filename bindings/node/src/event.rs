@@ -67,6 +67,26 @@ impl From<agenthooks::Response> for Response {
     }
 }
 
+impl From<Response> for agenthooks::Response {
+    fn from(r: Response) -> Self {
+        agenthooks::Response {
+            stdout: r.stdout,
+            stderr: r.stderr,
+            exit_code: r.exit_code,
+            notes: r
+                .notes
+                .into_iter()
+                .map(|n| agenthooks::Note {
+                    code: n.code,
+                    from: n.from,
+                    to: n.to,
+                    detail: n.detail,
+                })
+                .collect(),
+        }
+    }
+}
+
 /// What one native event of one agent can express.
 #[napi(object)]
 pub struct Capability {

@@ -147,22 +147,7 @@ pub fn begin(argv: Vec<String>) -> Begin {
 /// `run_process` does.
 #[napi]
 pub fn finalize(resp: Response) -> Response {
-    let mut resp = resp;
-    if std::env::var_os("AGENTHOOKS_NOTES").is_some_and(|v| !v.is_empty()) {
-        for n in &resp.notes {
-            resp.stderr.push_str(&format!(
-                "agenthooks: note: {} {} -> {}{}\n",
-                n.code,
-                n.from.as_deref().unwrap_or("-"),
-                n.to.as_deref().unwrap_or("-"),
-                n.detail
-                    .as_deref()
-                    .map(|d| format!(" ({d})"))
-                    .unwrap_or_default()
-            ));
-        }
-    }
-    resp
+    agenthooks::runtime::with_notes_on_stderr(resp.into()).into()
 }
 
 /// Step one: resolves the provider, decodes the payload, suppresses a
