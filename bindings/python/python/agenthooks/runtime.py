@@ -262,6 +262,7 @@ def main(router: Router, argv: Optional[Sequence[str]] = None) -> NoReturn:
         resp = prepared
     else:
         resp, finished = _complete(router, prepared)
+    resp = _native.with_notes_on_stderr(resp)
     if resp.stderr:
         try:
             sys.stderr.write(resp.stderr)
