@@ -30,22 +30,27 @@
 //! the specific sibling already claimed. Markers expire after [`TTL`] and
 //! stale ones are swept. Any filesystem error means "not a duplicate".
 //!
-//! State lives in a per-user directory (mode 0700):
-//! `$AGENTHOOKS_STATE_DIR/dedupe` (tests), else
-//! `$XDG_STATE_HOME/agenthooks/dedupe`, else `<tmp>/agenthooks-<uid>/dedupe`.
+//! The key also carries the hook's identity ([`process_identity`]): two
+//! different hooks on the same call (a guard and an audit logger, or two
+//! guards) each handle it; only the same hook's double delivery is
+//! suppressed, so one hook can never silence another.
+//!
+//! Markers live in the `dedupe` subdirectory of the private per-user state
+//! root ([`crate::state`]): created 0700, owner and mode verified, markers
+//! created with `O_EXCL | O_NOFOLLOW`.
 
-use std::fs::{self, OpenOptions};
-use std::io::{ErrorKind, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, SystemTime};
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::dialect::cursor;
+use crate::error::Error;
 use crate::model::{
     Canonical, Decision, Event, Kind, Note, Policy, Provider, Response, ToolCall, sorted_json,
 };
+use crate::state::{self, StateDir};
 
 /// How long a marker suppresses its sibling.
 pub const TTL: Duration = Duration::from_secs(120);
@@ -63,18 +68,36 @@ pub enum Claim {
     NotApplicable,
 }
 
-/// Claims the event's tool call for this process (see the module docs).
-pub fn claim(event: &Event) -> Claim {
-    match dedupe_dir() {
-        Some(dir) => claim_in(&dir, event),
-        None if key(event).is_some() => Claim::First,
-        None => Claim::NotApplicable,
+/// Claims the event's tool call for this process (see the module docs),
+/// in the user's state root, for this process's hook identity
+/// ([`process_identity`]). A state root that cannot be used safely is an
+/// error (the caller reports it and handles the event: double delivery is
+/// preferred over a dropped decision).
+pub fn claim(event: &Event) -> Result<Claim, Error> {
+    if key(event, "").is_none() {
+        return Ok(Claim::NotApplicable);
+    }
+    let dir = state::root()?.subdir(SUBDIR)?;
+    Ok(claim_at(&dir, event, &process_identity()))
+}
+
+/// [`claim`] with an explicit marker directory (created if missing) and
+/// an empty hook identity (tests). An unusable directory means "not a
+/// duplicate".
+pub fn claim_in(dir: &Path, event: &Event) -> Claim {
+    if key(event, "").is_none() {
+        return Claim::NotApplicable;
+    }
+    match state::root_at(dir) {
+        Ok(d) => claim_at(&d, event, ""),
+        Err(_) => Claim::First,
     }
 }
 
-/// [`claim`] with an explicit marker directory (created if missing).
-pub fn claim_in(dir: &Path, event: &Event) -> Claim {
-    let Some(k) = key(event) else {
+/// [`claim`] in a verified state directory, for the hook named by
+/// `identity`: only a process of the same hook can be a duplicate.
+pub fn claim_at(dir: &StateDir, event: &Event, identity: &str) -> Claim {
+    let Some(k) = key(event, identity) else {
         return Claim::NotApplicable;
     };
     match try_claim(dir, event, &k) {
@@ -100,39 +123,51 @@ pub fn suppressed_response(event: &Event) -> Response {
     r
 }
 
-/// Where markers live (see the module docs); `None` when no directory can
-/// be named.
-pub fn dedupe_dir() -> Option<PathBuf> {
-    if let Some(d) = std::env::var_os("AGENTHOOKS_STATE_DIR").filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(d).join("dedupe"));
-    }
-    if let Some(d) = std::env::var_os("XDG_STATE_HOME").filter(|d| !d.is_empty()) {
-        let d = PathBuf::from(d);
-        if d.is_absolute() {
-            return Some(d.join("agenthooks").join("dedupe"));
+/// The subdirectory of the state root holding markers.
+pub const SUBDIR: &str = "dedupe";
+
+/// Which hook this process is, for dedupe keys: the process's argv
+/// without what differs between a hook's sibling deliveries (the
+/// `--event` option and a trailing JSON payload argument). Two different
+/// hooks (a guard and an audit logger; another program, arguments,
+/// `--hook-id` or `--match`) never share a key, so one can never silence
+/// the other.
+pub fn process_identity() -> String {
+    let argv: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    identity_of(&argv)
+}
+
+/// [`process_identity`] for an explicit argv.
+pub fn identity_of<S: AsRef<str>>(argv: &[S]) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    let mut skip_value = false;
+    for a in argv.iter().map(AsRef::as_ref) {
+        if skip_value {
+            skip_value = false;
+            continue;
         }
+        if a == "--event" {
+            skip_value = true;
+            continue;
+        }
+        if a.starts_with("--event=") || a.trim_start().starts_with('{') {
+            continue;
+        }
+        out.push(a);
     }
-    Some(
-        std::env::temp_dir()
-            .join(format!("agenthooks-{}", user_id()))
-            .join("dedupe"),
-    )
+    serde_json::to_string(&out).unwrap_or_default()
 }
 
-#[cfg(unix)]
-fn user_id() -> String {
-    rustix::process::geteuid().as_raw().to_string()
-}
-
-#[cfg(not(unix))]
-fn user_id() -> String {
-    std::env::var("USERNAME")
-        .or_else(|_| std::env::var("USER"))
-        .unwrap_or_else(|_| "user".into())
+/// Whether dedupe applies to the event at all (a Cursor tool event with a
+/// sibling, with session and turn ids).
+pub fn applies(event: &Event) -> bool {
+    key(event, "").is_some()
 }
 
 /// The marker key of a Cursor tool event that has a sibling, or `None`.
-fn key(event: &Event) -> Option<String> {
+fn key(event: &Event, identity: &str) -> Option<String> {
     if event.provider != Provider::Cursor {
         return None;
     }
@@ -154,7 +189,8 @@ fn key(event: &Event) -> Option<String> {
     }
     Some(
         [
-            "v1",
+            "v2",
+            identity,
             s.id.as_str(),
             s.turn_id.as_str(),
             stage,
@@ -195,30 +231,25 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn try_claim(dir: &Path, event: &Event, key: &str) -> std::io::Result<Claim> {
-    ensure_private_dir(dir)?;
-    let path = dir.join(hex(&Sha256::digest(key.as_bytes())[..16]));
+fn try_claim(dir: &StateDir, event: &Event, key: &str) -> Result<Claim, Error> {
+    let name = hex(&Sha256::digest(key.as_bytes())[..16]);
     let me = Marker {
         native: event.native_name.clone(),
         id: real_id(event).to_string(),
     };
     if is_mcp_echo(event) {
-        return Ok(match read_fresh(&path)? {
+        return Ok(match read_fresh(dir, &name)? {
             Some(m) if m.suppresses(&me) => Claim::Duplicate,
             _ => Claim::First,
         });
     }
     // Two rounds: a stale marker is removed once, then the create retried.
     for _ in 0..2 {
-        match create_marker(&path, &me) {
-            Ok(()) => {
-                sweep(dir);
-                return Ok(Claim::First);
-            }
-            Err(e) if e.kind() == ErrorKind::AlreadyExists => {}
-            Err(e) => return Err(e),
+        if dir.create_new(&name, me.encode().as_bytes())? {
+            sweep(dir);
+            return Ok(Claim::First);
         }
-        match read_fresh(&path)? {
+        match read_fresh(dir, &name)? {
             Some(m) => {
                 return Ok(if m.suppresses(&me) {
                     Claim::Duplicate
@@ -226,14 +257,8 @@ fn try_claim(dir: &Path, event: &Event, key: &str) -> std::io::Result<Claim> {
                     Claim::First
                 });
             }
-            None => {
-                // Stale (or vanished): remove and try again.
-                match fs::remove_file(&path) {
-                    Ok(()) => {}
-                    Err(e) if e.kind() == ErrorKind::NotFound => {}
-                    Err(e) => return Err(e),
-                }
-            }
+            // Stale (or vanished): remove and try again.
+            None => dir.remove(&name)?,
         }
     }
     Ok(Claim::First)
@@ -266,42 +291,20 @@ impl Marker {
     }
 }
 
-fn create_marker(path: &Path, m: &Marker) -> std::io::Result<()> {
-    let mut opts = OpenOptions::new();
-    opts.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        opts.mode(0o600);
-    }
-    let mut f = opts.open(path)?;
-    f.write_all(m.encode().as_bytes())?;
-    f.flush()
-}
-
-/// The marker at `path` if it exists and is younger than [`TTL`]. A marker
+/// The marker `name` if it exists and is younger than [`TTL`]. A marker
 /// whose content is not yet written (its creator is between create and
 /// write) is read again briefly; if it stays empty it counts as a claim by
-/// an unknown sibling.
-fn read_fresh(path: &Path) -> std::io::Result<Option<Marker>> {
+/// an unknown sibling. Anything but a regular file of ours is an error.
+fn read_fresh(dir: &StateDir, name: &str) -> Result<Option<Marker>, Error> {
     for attempt in 0..50 {
-        let mut f = match fs::File::open(path) {
-            Ok(f) => f,
-            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(e),
+        let Some((bytes, mtime)) = dir.read_with_mtime(name, MARKER_MAX)? else {
+            return Ok(None);
         };
-        let meta = f.metadata()?;
-        let age = meta
-            .modified()
-            .ok()
-            .and_then(|t| SystemTime::now().duration_since(t).ok())
-            .unwrap_or_default();
+        let age = SystemTime::now().duration_since(mtime).unwrap_or_default();
         if age > TTL {
             return Ok(None);
         }
-        let mut text = String::new();
-        f.read_to_string(&mut text)?;
-        if let Some(m) = Marker::decode(&text) {
+        if let Some(m) = std::str::from_utf8(&bytes).ok().and_then(Marker::decode) {
             return Ok(Some(m));
         }
         if attempt < 49 {
@@ -314,57 +317,25 @@ fn read_fresh(path: &Path) -> std::io::Result<Option<Marker>> {
     }))
 }
 
-/// Removes markers older than [`TTL`] (best effort).
-fn sweep(dir: &Path) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    let now = SystemTime::now();
-    for e in entries.flatten() {
-        let old = e
-            .metadata()
-            .ok()
-            .and_then(|m| m.modified().ok())
-            .and_then(|t| now.duration_since(t).ok())
-            .is_some_and(|age| age > TTL);
-        if old {
-            let _ = fs::remove_file(e.path());
-        }
-    }
-}
+/// Largest marker read back (a native name and a tool-call id).
+const MARKER_MAX: usize = 64 * 1024;
 
-/// Creates `dir` (and missing parents) with mode 0700 and checks that it
-/// is a real directory owned by this user and closed to others.
-fn ensure_private_dir(dir: &Path) -> std::io::Result<()> {
-    let mut b = fs::DirBuilder::new();
-    b.recursive(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::DirBuilderExt;
-        b.mode(0o700);
-    }
-    b.create(dir)?;
-    let meta = fs::symlink_metadata(dir)?;
-    if !meta.is_dir() {
-        return Err(std::io::Error::other("dedupe path is not a directory"));
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::{MetadataExt, PermissionsExt};
-        if meta.uid() != rustix::process::geteuid().as_raw() {
-            return Err(std::io::Error::other("dedupe directory has another owner"));
-        }
-        if meta.mode() & 0o077 != 0 {
-            fs::set_permissions(dir, fs::Permissions::from_mode(0o700))?;
+/// Removes markers older than [`TTL`] (best effort).
+fn sweep(dir: &StateDir) {
+    let now = SystemTime::now();
+    for (name, t) in dir.entries() {
+        if now.duration_since(t).is_ok_and(|age| age > TTL) {
+            let _ = dir.remove(&name);
         }
     }
-    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::dialect::{self, DecodeOptions};
+    use std::fs;
+    use std::path::PathBuf;
 
     fn ev(payload: &str) -> Event {
         dialect::decode(

@@ -38,6 +38,7 @@ pub mod merge;
 pub mod router;
 pub mod runtime;
 pub mod serve;
+pub mod state;
 pub use router::{
     Handler, Matcher, PermissionRequestEvent, PromptEvent, Router, StopEvent, ToolErrorEvent,
     ToolPostEvent, ToolPreEvent, all, any, handler, when,

@@ -159,6 +159,17 @@ pub struct Invocation {
     /// Handler deadline in milliseconds.
     pub deadline_ms: u64,
     counter: Option<ContinuationCounter>,
+    /// Diagnostics for stderr (unsafe state, ...), added to the answer.
+    warnings: Vec<String>,
+}
+
+/// The state root for this run: `args.state_dir` (embedding, tests) or the
+/// user's ([`crate::state::root`]).
+fn open_state(args: &RunArgs) -> Result<crate::state::StateDir, Error> {
+    match &args.state_dir {
+        Some(d) => crate::state::root_at(d),
+        None => crate::state::root(),
+    }
 }
 
 /// Resolves the provider, decodes the payload and fills the loop-guard
@@ -208,15 +219,40 @@ pub fn prepare(
     // filter here (a non-matching call answers the no-op).
     crate::install::filter::gate(args, &event, &policy)?;
     // Cursor fires a generic and a specific hook for one call, each in its
-    // own process: the second to arrive answers the no-op.
-    let claim = match &args.state_dir {
-        Some(d) => crate::dedupe::claim_in(&d.join("dedupe"), &event),
-        None => crate::dedupe::claim(&event),
-    };
-    if claim == crate::dedupe::Claim::Duplicate {
-        return Err(crate::dedupe::suppressed_response(&event));
+    // own process: the second to arrive answers the no-op. State that
+    // cannot be used safely is reported; the event is handled (a double
+    // delivery beats a dropped decision).
+    let mut warnings = Vec::new();
+    if crate::dedupe::applies(&event) {
+        let claim = open_state(args)
+            .and_then(|root| root.subdir(crate::dedupe::SUBDIR))
+            .map(|dir| crate::dedupe::claim_at(&dir, &event, &crate::dedupe::process_identity()));
+        match claim {
+            Ok(crate::dedupe::Claim::Duplicate) => {
+                return Err(crate::dedupe::suppressed_response(&event));
+            }
+            Ok(_) => {}
+            Err(e) => warnings.push(format!(
+                "agenthooks: {}: {e} (deduplication off for this call)\n",
+                e.code()
+            )),
+        }
     }
-    let counter = ContinuationCounter::for_event(&event, args.state_dir.clone().or_else(state_dir));
+    // The stop-continuation counter: without safe state the cap cannot
+    // hold across processes, so the fail policy answers (which never
+    // continues the agent).
+    let counter = if ContinuationCounter::applies(&event) {
+        match open_state(args).and_then(|root| ContinuationCounter::for_event(&event, &root)) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                let mut r = dialect::fail_response(event.provider, Some(&event), &e, &policy);
+                r.stderr.insert_str(0, &warnings.concat());
+                return Err(r);
+            }
+        }
+    } else {
+        None
+    };
     if let Some(c) = &counter {
         // Always consult the counter: a stop without the flag resets it,
         // even when the dialect omitted an empty `stop` object.
@@ -235,6 +271,7 @@ pub fn prepare(
         policy,
         deadline_ms,
         counter,
+        warnings,
     })
 }
 
@@ -243,16 +280,21 @@ impl Invocation {
     /// timeout that replaced it) into the agent's answer.
     pub fn complete(&self, decision: Result<Decision, Error>) -> Response {
         let ev = &self.event;
-        match decision.and_then(|d| Ok((d.kind, dialect::respond(ev, &d, &self.policy)?))) {
-            Ok((kind, r)) => {
-                if let Some(c) = &self.counter {
-                    let capped = r.notes.iter().any(|n| n.code == "continuation_capped");
-                    c.record(kind == DecisionKind::Continue && !capped);
+        let mut r =
+            match decision.and_then(|d| Ok((d.kind, dialect::respond(ev, &d, &self.policy)?))) {
+                Ok((kind, r)) => {
+                    if let Some(c) = &self.counter {
+                        let capped = r.notes.iter().any(|n| n.code == "continuation_capped");
+                        c.record(kind == DecisionKind::Continue && !capped);
+                    }
+                    r
                 }
-                r
-            }
-            Err(e) => dialect::fail_response(ev.provider, Some(ev), &e, &self.policy),
+                Err(e) => dialect::fail_response(ev.provider, Some(ev), &e, &self.policy),
+            };
+        if !self.warnings.is_empty() {
+            r.stderr.insert_str(0, &self.warnings.concat());
         }
+        r
     }
 }
 
@@ -314,18 +356,21 @@ pub fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
 
 /// Counts consecutive stop continuations per session for agents that only
 /// report a `stop_hook_active` flag (Claude Code, Codex), so the policy's
-/// `continuation_cap` holds across processes. State lives in a small file
-/// under the user's runtime/temp directory.
+/// `continuation_cap` holds across processes. One small file per session
+/// in the `continuations` subdirectory of the private state root
+/// ([`crate::state`]: no symlink followed, replaced atomically).
 #[derive(Debug)]
 struct ContinuationCounter {
-    path: PathBuf,
+    dir: crate::state::StateDir,
+    name: String,
 }
 
 impl ContinuationCounter {
-    fn for_event(e: &Event, base: Option<PathBuf>) -> Option<ContinuationCounter> {
-        if !matches!(e.kind, Kind::AgentStop | Kind::SubagentStop) || e.session.id.is_empty() {
-            return None;
-        }
+    fn applies(e: &Event) -> bool {
+        matches!(e.kind, Kind::AgentStop | Kind::SubagentStop) && !e.session.id.is_empty()
+    }
+
+    fn for_event(e: &Event, root: &crate::state::StateDir) -> Result<ContinuationCounter, Error> {
         let agent = e.agent.as_ref().map(|a| a.id.as_str()).unwrap_or("");
         let key = format!("{}|{}|{}", e.provider.id(), e.session.id, agent);
         let hash = crate::model::sorted_json(&serde_json::Value::String(key));
@@ -334,57 +379,40 @@ impl ContinuationCounter {
             h ^= u64::from(b);
             h = h.wrapping_mul(0x0100_0000_01b3);
         }
-        let dir = base?.join("continuations");
-        std::fs::create_dir_all(&dir).ok()?;
-        Some(ContinuationCounter {
-            path: dir.join(format!("{h:016x}")),
+        Ok(ContinuationCounter {
+            dir: root.subdir("continuations")?,
+            name: format!("{h:016x}"),
         })
+    }
+
+    fn read(&self) -> Option<u64> {
+        let bytes = self.dir.read(&self.name, 64).ok()??;
+        std::str::from_utf8(&bytes).ok()?.trim().parse().ok()
     }
 
     fn current(&self, previously_continued: bool) -> u64 {
         if !previously_continued {
-            let _ = std::fs::remove_file(&self.path);
+            let _ = self.dir.remove(&self.name);
             return 0;
         }
-        std::fs::read_to_string(&self.path)
-            .ok()
-            .and_then(|s| s.trim().parse().ok())
-            .unwrap_or(1)
+        self.read().unwrap_or(1)
     }
 
     fn record(&self, continued: bool) {
         if continued {
-            let next = std::fs::read_to_string(&self.path)
-                .ok()
-                .and_then(|s| s.trim().parse::<u64>().ok())
-                .unwrap_or(0)
-                + 1;
-            let _ = std::fs::write(&self.path, next.to_string());
+            let next = self.read().unwrap_or(0).saturating_add(1);
+            let _ = self
+                .dir
+                .write_replace(&self.name, next.to_string().as_bytes());
         } else {
-            let _ = std::fs::remove_file(&self.path);
+            let _ = self.dir.remove(&self.name);
         }
     }
 }
 
-/// Where cross-process state lives: `$AGENTHOOKS_STATE_DIR`, else
-/// `$XDG_RUNTIME_DIR/agenthooks`, else `<tmp>/agenthooks-<uid>`.
+/// Where cross-process state lives: see [`crate::state::root_path`].
 pub fn state_dir() -> Option<PathBuf> {
-    if let Some(d) = std::env::var_os("AGENTHOOKS_STATE_DIR") {
-        return Some(PathBuf::from(d));
-    }
-    if let Some(d) = std::env::var_os("XDG_RUNTIME_DIR") {
-        return Some(PathBuf::from(d).join("agenthooks"));
-    }
-    #[cfg(unix)]
-    let uid = {
-        use std::os::unix::fs::MetadataExt;
-        std::fs::metadata("/proc/self")
-            .map(|m| m.uid().to_string())
-            .unwrap_or_else(|_| "user".into())
-    };
-    #[cfg(not(unix))]
-    let uid = "user".to_string();
-    Some(std::env::temp_dir().join(format!("agenthooks-{uid}")))
+    Some(crate::state::root_path())
 }
 
 /// Keeps stray prints of handlers off stdout: while alive, fd 1 points at

@@ -35,7 +35,7 @@ fn child() {
         assert!(Instant::now() < deadline, "no start signal");
         std::thread::sleep(Duration::from_millis(1));
     }
-    let code = match claim(&event) {
+    let code = match claim(&event).expect("state root usable") {
         Claim::First => FIRST,
         Claim::Duplicate => DUPLICATE,
         Claim::NotApplicable => NOT_APPLICABLE,

@@ -48,7 +48,7 @@ fn spawn_child(home: &Path, id: &str, delay_ms: Option<u64>) -> std::process::Ch
     ])
     .env("AH_CHILD_HOME", home)
     .env("AH_CHILD_ID", id)
-    .env(fsio::LOCK_DIR_ENV, home.join("locks"))
+    .env("AGENTHOOKS_STATE_DIR", home.join("state"))
     // The child's own test-harness lines would read like this run's result.
     .stdout(std::process::Stdio::null());
     if let Some(ms) = delay_ms {

@@ -14,10 +14,6 @@ use super::InstallError;
 /// kill the process in that window and check the old file is intact.
 pub const TEST_DELAY_ENV: &str = "AGENTHOOKS_INSTALL_TEST_DELAY_MS";
 
-/// Environment variable: directory for lock files (default: a per-user
-/// folder under the temp directory).
-pub const LOCK_DIR_ENV: &str = "AGENTHOOKS_LOCK_DIR";
-
 /// Suffix of the backup kept beside a replaced file.
 pub const BACKUP_SUFFIX: &str = ".agenthooks.bak";
 
@@ -166,43 +162,38 @@ pub struct Locks {
     _files: Vec<fs::File>,
 }
 
-/// The lock file standing for `path`.
-pub fn lock_path(path: &Path) -> PathBuf {
+/// The lock file name standing for `path` (in the `locks` subdirectory
+/// of the private state root, [`crate::state`]): a hash of the absolute
+/// path, so every install of one file takes the same lock whatever its
+/// `TMPDIR`.
+pub fn lock_name(path: &Path) -> String {
     use sha2::{Digest, Sha256};
-    let dir = std::env::var_os(LOCK_DIR_ENV)
-        .map(PathBuf::from)
-        .unwrap_or_else(default_lock_dir);
     let h = Sha256::digest(absolute(path).to_string_lossy().as_bytes());
     let hex: String = h.iter().take(16).map(|b| format!("{b:02x}")).collect();
-    dir.join(format!("{hex}.lock"))
+    format!("{hex}.lock")
 }
 
-fn default_lock_dir() -> PathBuf {
-    #[cfg(unix)]
-    let who = rustix::process::getuid().as_raw().to_string();
-    #[cfg(not(unix))]
-    let who = std::env::var("USERNAME").unwrap_or_default();
-    std::env::temp_dir().join(format!("agenthooks-locks-{who}"))
+fn state_err(e: crate::Error) -> InstallError {
+    InstallError::Io {
+        path: crate::state::root_path(),
+        message: e.to_string(),
+    }
 }
 
 /// Locks every path (sorted, so two processes never deadlock), waiting up
-/// to `wait` for each.
+/// to `wait` for each. The lock files live in the user's private state
+/// root: another user cannot pre-create, hold or redirect them.
 pub fn lock_all(paths: &[PathBuf], wait: Duration) -> Result<Locks, InstallError> {
-    let mut lp: Vec<PathBuf> = paths.iter().map(|p| lock_path(p)).collect();
-    lp.sort();
-    lp.dedup();
+    let mut names: Vec<String> = paths.iter().map(|p| lock_name(p)).collect();
+    names.sort();
+    names.dedup();
+    let dir = crate::state::root()
+        .and_then(|r| r.subdir("locks"))
+        .map_err(state_err)?;
     let mut files = Vec::new();
-    for p in lp {
-        if let Some(d) = p.parent() {
-            fs::create_dir_all(d).map_err(|e| io(d, "creating the lock directory", e))?;
-        }
-        let f = fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&p)
-            .map_err(|e| io(&p, "opening the lock file", e))?;
-        lock_file(&f, &p, wait)?;
+    for n in names {
+        let f = dir.open_lock(&n).map_err(state_err)?;
+        lock_file(&f, &dir.path().join(&n), wait)?;
         files.push(f);
     }
     Ok(Locks { _files: files })
