@@ -29,6 +29,10 @@ pub struct InstallArgs {
     /// Show the diff and write nothing.
     #[arg(long)]
     dry_run: bool,
+    /// Also write files that are read-only, have other hard links, or
+    /// belong to another user (refused otherwise, naming the file).
+    #[arg(long)]
+    force: bool,
     /// Cursor: the event names the target build knows (comma-separated);
     /// hooks on other events are skipped rather than written.
     #[arg(long, value_delimiter = ',')]
@@ -127,6 +131,7 @@ pub fn install_cmd(a: &InstallArgs, action: Action) -> ExitCode {
             t.home = h.clone();
         }
         t.cursor_events = a.cursor_events.clone();
+        t.force = a.force;
         let r = if a.dry_run {
             install::plan(&manifest, &t, action)
         } else {

@@ -93,6 +93,7 @@ pub fn files_read(
         project: project.to_path_buf(),
         env: env.clone(),
         cursor_events: None,
+        force: false,
     };
     let claude_project = [
         project.join(".claude/settings.json"),

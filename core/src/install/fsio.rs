@@ -1,9 +1,22 @@
 //! Safe file replacement: an advisory lock around every read-modify-write,
-//! atomic writes (temp file in the same directory, fsync, rename, fsync of
-//! the directory) and a backup of the previous version.
+//! atomic writes (temp file in the same directory as the file written,
+//! created with the original's mode, fsync, rename, fsync of the
+//! directory) and a backup of the previous version.
+//!
+//! What is never done to a file that is there:
+//! - **replace a symlink**: writes go through the link to the file it
+//!   points at (in that file's directory), so a dotfiles link stays a link;
+//! - **block on it**: it is opened non-blocking and must be a regular file
+//!   (a FIFO, device or directory is refused), at most [`MAX_FILE_BYTES`];
+//! - **rewrite it silently when it is read-only, has other hard links, or
+//!   belongs to another user**: refused unless forced ([`check_writable`]);
+//! - **lose a concurrent write**: just before the rename the file is read
+//!   again and compared with what the merge started from; if another
+//!   program (the agent itself) wrote it meanwhile, [`replace`] reports it
+//!   and the caller merges again.
 
 use std::fs;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -17,6 +30,13 @@ pub const TEST_DELAY_ENV: &str = "AGENTHOOKS_INSTALL_TEST_DELAY_MS";
 /// Suffix of the backup kept beside a replaced file.
 pub const BACKUP_SUFFIX: &str = ".agenthooks.bak";
 
+/// The largest file read (8 MiB): every agent config is far smaller; a
+/// bigger one is refused rather than read whole into memory.
+pub const MAX_FILE_BYTES: u64 = 8 << 20;
+
+/// Symlinks followed from one path before giving up (a loop).
+const MAX_LINKS: usize = 40;
+
 fn io(path: &Path, what: &str, e: std::io::Error) -> InstallError {
     InstallError::Io {
         path: path.to_path_buf(),
@@ -24,10 +44,111 @@ fn io(path: &Path, what: &str, e: std::io::Error) -> InstallError {
     }
 }
 
-/// Reads a file; `None` when it does not exist.
+fn refused(path: &Path, message: String) -> InstallError {
+    InstallError::Refused {
+        path: path.to_path_buf(),
+        message,
+    }
+}
+
+/// What kind of file a non-regular file is, for messages.
+#[cfg(unix)]
+fn kind_name(ft: fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if ft.is_dir() {
+        "a directory"
+    } else if ft.is_fifo() {
+        "a FIFO"
+    } else if ft.is_socket() {
+        "a socket"
+    } else if ft.is_char_device() || ft.is_block_device() {
+        "a device"
+    } else {
+        "not a file"
+    }
+}
+
+#[cfg(not(unix))]
+fn kind_name(ft: fs::FileType) -> &'static str {
+    if ft.is_dir() { "a directory" } else { "not a file" }
+}
+
+/// Opens an existing file for reading, never blocking (`O_NONBLOCK`: a
+/// FIFO opens at once), and checks it is a regular file. `None` when it
+/// does not exist.
+fn open_regular(path: &Path) -> Result<Option<(fs::File, fs::Metadata)>, InstallError> {
+    let mut o = fs::OpenOptions::new();
+    o.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.custom_flags((rustix::fs::OFlags::NONBLOCK | rustix::fs::OFlags::CLOEXEC).bits() as i32);
+    }
+    let f = match o.open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => {
+            // A directory cannot be opened on some systems: say what it is.
+            if let Ok(m) = fs::metadata(path) {
+                if !m.is_file() {
+                    return Err(not_regular(path, m.file_type()));
+                }
+            }
+            return Err(io(path, "opening", e));
+        }
+    };
+    let md = f.metadata().map_err(|e| io(path, "reading the metadata", e))?;
+    if !md.is_file() {
+        return Err(not_regular(path, md.file_type()));
+    }
+    Ok(Some((f, md)))
+}
+
+fn not_regular(path: &Path, ft: fs::FileType) -> InstallError {
+    refused(
+        path,
+        format!(
+            "not a regular file ({}); it was left untouched",
+            kind_name(ft)
+        ),
+    )
+}
+
+/// Reads a file (at most [`MAX_FILE_BYTES`]); `None` when it does not
+/// exist. Never blocks on a FIFO; refuses anything but a regular file.
+pub fn read_bytes(path: &Path) -> Result<Option<Vec<u8>>, InstallError> {
+    Ok(read_with_meta(path)?.map(|(b, _)| b))
+}
+
+fn read_with_meta(path: &Path) -> Result<Option<(Vec<u8>, fs::Metadata)>, InstallError> {
+    let Some((f, md)) = open_regular(path)? else {
+        return Ok(None);
+    };
+    let too_large = |n: u64| {
+        refused(
+            path,
+            format!(
+                "too large ({n} bytes; a config file is at most {MAX_FILE_BYTES} bytes); it was left untouched"
+            ),
+        )
+    };
+    if md.len() > MAX_FILE_BYTES {
+        return Err(too_large(md.len()));
+    }
+    let mut buf = Vec::new();
+    f.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| io(path, "reading", e))?;
+    if buf.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_large(buf.len() as u64));
+    }
+    Ok(Some((buf, md)))
+}
+
+/// Reads a text file; `None` when it does not exist (see [`read_bytes`]).
 pub fn read_opt(path: &Path) -> Result<Option<String>, InstallError> {
-    match fs::read(path) {
-        Ok(b) => String::from_utf8(b)
+    match read_bytes(path)? {
+        Some(b) => String::from_utf8(b)
             .map(Some)
             .map_err(|e| InstallError::Parse {
                 path: path.to_path_buf(),
@@ -35,8 +156,7 @@ pub fn read_opt(path: &Path) -> Result<Option<String>, InstallError> {
                 column: 0,
                 message: format!("not UTF-8 (byte {})", e.utf8_error().valid_up_to()),
             }),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(io(path, "reading", e)),
+        None => Ok(None),
     }
 }
 
@@ -66,29 +186,181 @@ pub fn absolute(path: &Path) -> PathBuf {
     out
 }
 
-/// Replaces `path` with `content` atomically, keeping the previous version
-/// as `<path>.agenthooks.bak`. `None` removes the file (after the backup).
-pub fn replace(path: &Path, content: Option<&str>) -> Result<(), InstallError> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let old = fs::read(path).ok();
-    if let Some(old) = &old {
-        let bak = backup_path(path);
-        write_atomic(&bak, old, None)?;
-    }
-    match content {
-        Some(c) => {
-            fs::create_dir_all(dir).map_err(|e| io(dir, "creating the directory", e))?;
-            let mode = fs::metadata(path).ok().map(|m| m.permissions());
-            write_atomic(path, c.as_bytes(), mode)?;
-        }
-        None => {
-            if old.is_some() {
-                fs::remove_file(path).map_err(|e| io(path, "removing", e))?;
-                sync_dir(dir);
+/// The file a write to `path` lands in: `path` itself, or where its chain
+/// of symlinks ends (that file need not exist yet), absolute, with the
+/// symlinks of its directories resolved.
+pub fn real_path(path: &Path) -> Result<PathBuf, InstallError> {
+    let mut p = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        let (Some(dir), Some(name)) = (p.parent(), p.file_name()) else {
+            return Err(refused(path, "is not a file path".into()));
+        };
+        let dir = absolute(if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        });
+        let here = dir.join(name);
+        match fs::symlink_metadata(&here) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let to = fs::read_link(&here).map_err(|e| io(&here, "reading the symlink", e))?;
+                p = dir.join(to);
             }
+            _ => return Ok(here),
         }
+    }
+    Err(refused(
+        path,
+        "too many levels of symbolic links; it was left untouched".into(),
+    ))
+}
+
+/// Whether `path` itself is a symlink.
+pub fn is_symlink(path: &Path) -> bool {
+    fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+}
+
+/// Checks a project file really is in the project: its symlinks (of the
+/// file or of a directory on the way) must not lead outside `project`, or
+/// a cloned repository could make a project install write (and back up,
+/// and show in a diff) any file of the user's.
+pub fn check_inside(path: &Path, project: &Path) -> Result<PathBuf, InstallError> {
+    let real = real_path(path)?;
+    let root = absolute(project);
+    if !real.starts_with(&root) {
+        return Err(refused(
+            path,
+            format!(
+                "leads outside the project (to {}) through a symlink; a project install writes only inside {} (it was left untouched)",
+                real.display(),
+                root.display()
+            ),
+        ));
+    }
+    Ok(real)
+}
+
+/// Refuses to replace an existing file that is read-only, has other hard
+/// links, or belongs to another user — unless `force`.
+pub fn check_writable(path: &Path, real: &Path, force: bool) -> Result<(), InstallError> {
+    let Some((_, md)) = open_regular(real)? else {
+        return Ok(());
+    };
+    if force {
+        return Ok(());
+    }
+    check_meta(path, &md)
+}
+
+#[cfg(unix)]
+fn check_meta(path: &Path, md: &fs::Metadata) -> Result<(), InstallError> {
+    use std::os::unix::fs::MetadataExt;
+    let me = rustix::process::geteuid().as_raw();
+    if md.uid() != me {
+        return Err(refused(
+            path,
+            format!(
+                "owned by uid {}, not by you (uid {me}); it was left untouched (pass --force to write it anyway)",
+                md.uid()
+            ),
+        ));
+    }
+    if md.mode() & 0o200 == 0 {
+        return Err(refused(
+            path,
+            format!(
+                "is read-only (mode {:04o}); it was left untouched (make it writable, or pass --force to write it anyway, keeping its mode)",
+                md.mode() & 0o7777
+            ),
+        ));
+    }
+    if md.nlink() > 1 {
+        return Err(refused(
+            path,
+            format!(
+                "has {} hard links; replacing it would leave the other names with the old content, so it was left untouched (pass --force to write it anyway)",
+                md.nlink()
+            ),
+        ));
     }
     Ok(())
+}
+
+#[cfg(not(unix))]
+fn check_meta(path: &Path, md: &fs::Metadata) -> Result<(), InstallError> {
+    if md.permissions().readonly() {
+        return Err(refused(
+            path,
+            "is read-only; it was left untouched (make it writable, or pass --force)".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Replaces `path` with `after` atomically (`None` removes it), keeping
+/// the previous version as a backup, provided the file still holds exactly
+/// `before` (what the merge started from; `None`: absent). Returns
+/// `Ok(false)`, having written nothing, when it does not: another program
+/// wrote it meanwhile, and the caller must merge again.
+///
+/// A symlink is written through (the link stays); removing a symlinked
+/// JSON file leaves an empty object in its target, and any other
+/// symlinked file is unlinked, its target kept.
+pub fn replace(
+    path: &Path,
+    before: Option<&str>,
+    after: Option<&str>,
+    force: bool,
+) -> Result<bool, InstallError> {
+    let real = real_path(path)?;
+    let current = read_with_meta(&real)?;
+    let (now, md) = match current {
+        Some((b, m)) => (Some(b), Some(m)),
+        None => (None, None),
+    };
+    if now.as_deref() != before.map(str::as_bytes) {
+        return Ok(false);
+    }
+    if let Some(md) = &md {
+        if !force {
+            check_meta(path, md)?;
+        }
+    }
+    if let Some(old) = &now {
+        backup(path, &real, old, md.as_ref())?;
+    }
+    let unchanged = || -> Result<bool, InstallError> {
+        Ok(read_bytes(&real)?.as_deref() == before.map(str::as_bytes))
+    };
+    let dir = real.parent().unwrap_or(Path::new("."));
+    match after {
+        Some(c) => {
+            fs::create_dir_all(dir).map_err(|e| io(dir, "creating the directory", e))?;
+            write_atomic(&real, c.as_bytes(), md.as_ref(), &unchanged)
+        }
+        None if is_symlink(path) => {
+            let json = path.extension().is_some_and(|e| e == "json");
+            if json && now.is_some() {
+                write_atomic(&real, b"{}\n", md.as_ref(), &unchanged)
+            } else {
+                if !unchanged()? {
+                    return Ok(false);
+                }
+                fs::remove_file(path).map_err(|e| io(path, "removing the symlink", e))?;
+                Ok(true)
+            }
+        }
+        None => {
+            if now.is_some() {
+                if !unchanged()? {
+                    return Ok(false);
+                }
+                fs::remove_file(&real).map_err(|e| io(&real, "removing", e))?;
+                sync_dir(dir);
+            }
+            Ok(true)
+        }
+    }
 }
 
 /// `<path>.agenthooks.bak`.
@@ -98,11 +370,64 @@ pub fn backup_path(path: &Path) -> PathBuf {
     PathBuf::from(s)
 }
 
+/// Keeps `old` (the content of `real`, reached through `path`) as the
+/// backup, with the original's mode.
+fn backup(
+    _path: &Path,
+    real: &Path,
+    old: &[u8],
+    md: Option<&fs::Metadata>,
+) -> Result<(), InstallError> {
+    let bak = backup_path(real);
+    if fs::symlink_metadata(&bak).is_ok_and(|m| !m.is_file()) {
+        return Err(refused(
+            &bak,
+            "the backup path is not a regular file; nothing was written".into(),
+        ));
+    }
+    write_atomic(&bak, old, md, &|| Ok(true)).map(|_| ())
+}
+
+/// Creates a new file for writing, never following a symlink and never
+/// reusing an existing file, with `like`'s mode (and group, and owner when
+/// we may) from the first instant: never more readable than the original.
+fn create_like(p: &Path, like: Option<&fs::Metadata>) -> std::io::Result<fs::File> {
+    let mut o = fs::OpenOptions::new();
+    o.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+        o.custom_flags((rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::CLOEXEC).bits() as i32);
+        if let Some(m) = like {
+            o.mode(m.mode() & 0o777);
+        }
+    }
+    let f = o.open(p)?;
+    #[cfg(unix)]
+    if let Some(m) = like {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        // Owner and group first (nothing written yet), then the exact mode
+        // (the umask may have narrowed it; widening back to the original's
+        // own mode exposes nothing the original does not).
+        let fm = f.metadata()?;
+        if fm.uid() != m.uid() || fm.gid() != m.gid() {
+            let uid = (rustix::process::geteuid().is_root() && fm.uid() != m.uid()).then(|| m.uid());
+            let gid = (fm.gid() != m.gid()).then(|| m.gid());
+            // Only root may give a file away; a group we are not in is
+            // refused: the file then keeps ours, never a wider mode.
+            let _ = std::os::unix::fs::fchown(&f, uid, gid);
+        }
+        f.set_permissions(fs::Permissions::from_mode(m.mode() & 0o777))?;
+    }
+    Ok(f)
+}
+
 fn write_atomic(
     path: &Path,
     bytes: &[u8],
-    perms: Option<fs::Permissions>,
-) -> Result<(), InstallError> {
+    like: Option<&fs::Metadata>,
+    unchanged: &dyn Fn() -> Result<bool, InstallError>,
+) -> Result<bool, InstallError> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path
         .file_name()
@@ -114,16 +439,9 @@ fn write_atomic(
         next_serial()
     ));
     let result = (|| {
-        let mut f = fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)
-            .map_err(|e| io(&tmp, "creating the temp file", e))?;
+        let mut f = create_like(&tmp, like).map_err(|e| io(&tmp, "creating the temp file", e))?;
         f.write_all(bytes)
             .map_err(|e| io(&tmp, "writing the temp file", e))?;
-        if let Some(p) = perms {
-            let _ = f.set_permissions(p);
-        }
         f.sync_all()
             .map_err(|e| io(&tmp, "syncing the temp file", e))?;
         drop(f);
@@ -133,11 +451,16 @@ fn write_atomic(
         {
             std::thread::sleep(Duration::from_millis(ms));
         }
+        // The last look before the rename: a write by another program
+        // since the merge read the file must not be lost.
+        if !unchanged()? {
+            return Ok(false);
+        }
         fs::rename(&tmp, path).map_err(|e| io(path, "renaming the temp file over", e))?;
         sync_dir(dir);
-        Ok(())
+        Ok(true)
     })();
-    if result.is_err() {
+    if !matches!(result, Ok(true)) {
         let _ = fs::remove_file(&tmp);
     }
     result

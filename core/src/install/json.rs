@@ -47,6 +47,10 @@ struct Request {
     cursor_events: Option<Vec<String>>,
     #[serde(default)]
     run: bool,
+    #[serde(default)]
+    force: bool,
+    #[serde(default)]
+    probe_project: bool,
 }
 
 fn error(code: &str, message: impl Into<String>) -> String {
@@ -120,6 +124,7 @@ pub fn request_json(request: &str) -> String {
             project: project.clone(),
             env: env.clone(),
             cursor_events: req.cursor_events.clone(),
+            force: req.force,
         };
         let r = if req.dry_run {
             super::plan(&manifest, &t, action)

@@ -172,6 +172,29 @@ impl Manifest {
         if self.program.trim().is_empty() {
             return Err(bad("program is empty".into()));
         }
+        // A NUL cuts the command short in an agent written in C, a newline
+        // splits a shell command line; neither belongs in a program path.
+        for (what, s) in std::iter::once(("program", &self.program))
+            .chain(self.args.iter().map(|a| ("args", a)))
+        {
+            if let Some(c) = s.chars().find(|c| c.is_control()) {
+                return Err(bad(format!(
+                    "{what} `{}` contains the control character U+{:04X}",
+                    s.escape_debug(),
+                    u32::from(c)
+                )));
+            }
+        }
+        // Agents run hooks from whatever directory they are in: a relative
+        // path would run the file of that name there (a cloned repository's
+        // own `./hook`). A bare name is looked up on PATH.
+        let prog = Path::new(&self.program);
+        if !prog.is_absolute() && (self.program.contains('/') || self.program.contains('\\')) {
+            return Err(bad(format!(
+                "program `{}` is a relative path: agents run hooks from other directories, so it would run whatever file has that path there; use an absolute path (`~` is not expanded) or a bare name found on PATH",
+                self.program
+            )));
+        }
         let mut out: Vec<Hook> = Vec::new();
         for (i, h) in self.hooks.iter().enumerate() {
             let at = format!("hooks[{i}]");

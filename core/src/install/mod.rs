@@ -95,6 +95,25 @@ pub enum InstallError {
         /// The file.
         path: PathBuf,
     },
+    /// The file is not one we may write: not a regular file, too large,
+    /// read-only, hard-linked, another user's, or a project file whose
+    /// symlink leads outside the project. Nothing was written.
+    #[error("{}: {message}", path.display())]
+    Refused {
+        /// The file.
+        path: PathBuf,
+        /// Why, and what to do.
+        message: String,
+    },
+    /// Another program kept writing the file between our read and our
+    /// rename; its writes were kept, ours not made.
+    #[error("{}: changed by another program while installing, {attempts} times in a row; nothing of ours was written to it (its changes were kept) — try again", path.display())]
+    Changed {
+        /// The file.
+        path: PathBuf,
+        /// How many merges were tried.
+        attempts: u32,
+    },
 }
 
 impl InstallError {
@@ -184,6 +203,9 @@ pub struct Target {
     /// Cursor: event names the target build knows (default: every event
     /// of the dialect but `workspaceOpen`, whose semantics are unknown).
     pub cursor_events: Option<Vec<String>>,
+    /// Write files that are read-only, hard-linked or another user's
+    /// (`--force`); they are refused otherwise.
+    pub force: bool,
 }
 
 /// Variables that move agent config directories.
@@ -215,6 +237,7 @@ impl Target {
             project: std::env::current_dir().unwrap_or_default(),
             env,
             cursor_events: None,
+            force: false,
         }
     }
 
@@ -227,6 +250,7 @@ impl Target {
             project: project.to_path_buf(),
             env: BTreeMap::new(),
             cursor_events: None,
+            force: false,
         }
     }
 
@@ -290,14 +314,33 @@ pub enum Action {
 /// How long an install waits for another one's lock.
 pub const LOCK_WAIT: Duration = Duration::from_secs(30);
 
-/// Computes the changes without writing anything (`--dry-run`).
+/// How many times an install merges again when another program writes a
+/// file between our read and our rename.
+pub const MAX_ATTEMPTS: u32 = 5;
+
+/// Computes the changes without writing anything (`--dry-run`). Fails,
+/// as the install would, on a file it may not write (see
+/// [`fsio::check_writable`], [`fsio::check_inside`]).
 pub fn plan(m: &Manifest, t: &Target, action: Action) -> Result<Plan, InstallError> {
     let files = files(m, t)?;
     let mut current = BTreeMap::new();
+    let mut real = BTreeMap::new();
     for f in &files {
-        current.insert(f.clone(), fsio::read_opt(f)?);
+        let r = if t.scope != Scope::User && f.starts_with(&t.project) {
+            fsio::check_inside(f, &t.project)?
+        } else {
+            fsio::real_path(f)?
+        };
+        current.insert(f.clone(), fsio::read_opt(&r)?);
+        real.insert(f.clone(), r);
     }
-    plan_from(m, t, action, &current)
+    let plan = plan_from(m, t, action, &current)?;
+    for c in &plan.changes {
+        if let Some(r) = real.get(&c.path) {
+            fsio::check_writable(&c.path, r, t.force)?;
+        }
+    }
+    Ok(plan)
 }
 
 /// The files an install into this agent/scope may touch.
@@ -367,15 +410,39 @@ pub fn uninstall(m: &Manifest, t: &Target) -> Result<Plan, InstallError> {
     apply(m, t, Action::Uninstall)
 }
 
-/// Plans and writes under the lock.
+/// Plans and writes under the lock. A file another program (the agent
+/// itself) writes between our read and our rename is merged again, up to
+/// [`MAX_ATTEMPTS`] times; the plan returned covers every file written.
 pub fn apply(m: &Manifest, t: &Target, action: Action) -> Result<Plan, InstallError> {
     m.validate()?;
     let _locks = fsio::lock_all(&files(m, t)?, LOCK_WAIT)?;
-    let plan = plan(m, t, action)?;
-    for c in &plan.changes {
-        fsio::replace(&c.path, c.after.as_deref())?;
+    // Per file: the content before our first write, and after our last.
+    let mut done: Vec<FileChange> = Vec::new();
+    let mut conflict = PathBuf::new();
+    for _ in 0..MAX_ATTEMPTS {
+        let mut p = plan(m, t, action)?;
+        let mut clean = true;
+        for c in &p.changes {
+            if !fsio::replace(&c.path, c.before.as_deref(), c.after.as_deref(), t.force)? {
+                clean = false;
+                conflict = c.path.clone();
+                break;
+            }
+            match done.iter_mut().find(|d| d.path == c.path) {
+                Some(d) => d.after = c.after.clone(),
+                None => done.push(c.clone()),
+            }
+        }
+        if clean {
+            done.retain(|d| d.before != d.after);
+            p.changes = done;
+            return Ok(p);
+        }
     }
-    Ok(plan)
+    Err(InstallError::Changed {
+        path: conflict,
+        attempts: MAX_ATTEMPTS,
+    })
 }
 
 /// A hook resolved for one agent: native event, matcher, command.
