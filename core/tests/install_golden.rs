@@ -143,7 +143,9 @@ fn run_case(dir: &Path, update: bool) -> Result<(), String> {
                 }
             }
             for c in &plan.changes {
-                if c.before.is_some() && !install::fsio::backup_path(&c.path).exists() {
+                if c.before.is_some()
+                    && !install::fsio::backup_path(&c.path).is_ok_and(|b| b.exists())
+                {
                     return Err(format!("no backup of {}", c.path.display()));
                 }
             }
@@ -182,7 +184,24 @@ fn run_case(dir: &Path, update: bool) -> Result<(), String> {
     Ok(())
 }
 
+/// Backups, records and locks of this test binary go to a private state
+/// root of its own, never the developer's `~/.local/state`.
+fn private_state() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let d = std::env::temp_dir().join(format!(
+            "ah-state-{}-{}",
+            env!("CARGO_CRATE_NAME"),
+            std::process::id()
+        ));
+        // SAFETY: set once, before any test of this binary reads it (each
+        // test calls this first; `Once` blocks the others until it is done).
+        unsafe { std::env::set_var("AGENTHOOKS_STATE_DIR", d) };
+    });
+}
+
 fn tempdir() -> PathBuf {
+    private_state();
     use std::sync::atomic::{AtomicU32, Ordering};
     static N: AtomicU32 = AtomicU32::new(0);
     let d = std::env::temp_dir().join(format!(

@@ -16,7 +16,24 @@ fn manifest(id: &str) -> Manifest {
     .unwrap()
 }
 
+/// Backups, records and locks of this test binary go to a private state
+/// root of its own, never the developer's `~/.local/state`.
+fn private_state() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let d = std::env::temp_dir().join(format!(
+            "ah-state-{}-{}",
+            env!("CARGO_CRATE_NAME"),
+            std::process::id()
+        ));
+        // SAFETY: set once, before any test of this binary reads it (each
+        // test calls this first; `Once` blocks the others until it is done).
+        unsafe { std::env::set_var("AGENTHOOKS_STATE_DIR", d) };
+    });
+}
+
 fn tempdir(tag: &str) -> PathBuf {
+    private_state();
     let d = std::env::temp_dir().join(format!("ah-install-safety-{tag}-{}", std::process::id()));
     let _ = fs::remove_dir_all(&d);
     fs::create_dir_all(d.join("home/.claude")).unwrap();
@@ -187,8 +204,10 @@ fn killed_mid_write_leaves_the_old_file() {
     assert!(
         text.starts_with("{\n  // not JSON for Claude, but ours to keep\n  \"model\": \"opus\",")
     );
+    // The child kept its backup in its own state root.
+    let real = fsio::real_path(&path).unwrap();
     assert_eq!(
-        fs::read_to_string(fsio::backup_path(&path)).unwrap(),
+        fs::read_to_string(home.join("state/backups").join(fsio::backup_name(&real))).unwrap(),
         ORIGINAL
     );
     let _ = fs::remove_dir_all(&d);
@@ -236,7 +255,7 @@ fn unparseable_files_are_never_overwritten() {
         assert!(msg.contains(pos), "{msg} lacks {pos}");
         assert!(msg.contains("left untouched"), "{msg}");
         assert_eq!(fs::read_to_string(&path).unwrap(), bad);
-        assert!(!fsio::backup_path(&path).exists());
+        assert!(!fsio::backup_path(&path).unwrap().exists());
     }
     let _ = fs::remove_dir_all(&d);
 }

@@ -94,7 +94,11 @@ fn backup_of_a_private_file_is_not_world_readable() {
     fs::set_permissions(&cfg, fs::Permissions::from_mode(0o600)).unwrap();
     let t = Target::new(Provider::Codex, Scope::User, &home, &home);
     install::install(&manifest("guard"), &t).unwrap();
-    assert!(fs::read_to_string(&cfg).unwrap().contains("sk-SECRET-TOKEN-1234"));
+    assert!(
+        fs::read_to_string(&cfg)
+            .unwrap()
+            .contains("sk-SECRET-TOKEN-1234")
+    );
     assert_eq!(mode(&cfg), 0o600, "the config keeps its mode");
     let mut copies = 0;
     for root in [d.clone(), state_dir()] {
@@ -159,7 +163,10 @@ fn symlinked_settings_stay_a_symlink() {
     let t = claude_user(&home);
     install::install(&manifest("guard"), &t).unwrap();
     assert!(
-        fs::symlink_metadata(&link).unwrap().file_type().is_symlink(),
+        fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink(),
         "the link was replaced by a regular file"
     );
     assert_eq!(
@@ -174,7 +181,12 @@ fn symlinked_settings_stay_a_symlink() {
     // Nothing was left in the dotfiles directory but the file itself.
     assert_eq!(files_under(&dots), vec![real.clone()]);
     install::uninstall(&manifest("guard"), &t).unwrap();
-    assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert!(
+        fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
     assert_eq!(fs::read_to_string(&real).unwrap(), SETTINGS);
     let _ = fs::remove_dir_all(&d);
 }
@@ -264,7 +276,12 @@ fn a_concurrent_write_by_the_agent_is_not_lost() {
     let p = dir.join("settings.json");
     fs::write(&p, SETTINGS).unwrap();
     let mut child = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "child_install", "--nocapture", "--test-threads=1"])
+        .args([
+            "--exact",
+            "child_install",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env("AH_SEC_CHILD_HOME", &home)
         .env("AH_SEC_CHILD_ID", "racer")
         .env(fsio::TEST_DELAY_ENV, "1500")
@@ -389,7 +406,10 @@ fn deep_nesting_is_an_error_not_a_crash() {
     let t = Target::new(Provider::KimiCode, Scope::User, &home, &home);
     let err = install::install(&manifest("guard"), &t).unwrap_err();
     assert!(err.to_string().contains("left untouched"), "{err}");
-    assert_eq!(fs::read_to_string(kimi.join("config.toml")).unwrap(), deep_toml);
+    assert_eq!(
+        fs::read_to_string(kimi.join("config.toml")).unwrap(),
+        deep_toml
+    );
     let _ = fs::remove_dir_all(&d);
 }
 
@@ -415,13 +435,22 @@ fn project_symlink_pointing_outside_is_refused() {
     assert!(msg.contains(&link.display().to_string()), "{msg}");
     assert!(msg.contains("outside the project"), "{msg}");
     assert_eq!(fs::read_to_string(&secret).unwrap(), secret_text);
-    assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert!(
+        fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
     for f in files_under(&proj) {
         if fs::symlink_metadata(&f).unwrap().file_type().is_symlink() {
             continue;
         }
         if let Ok(t) = fs::read_to_string(&f) {
-            assert!(!t.contains("sk-PRIVATE-999"), "{} copies the secret", f.display());
+            assert!(
+                !t.contains("sk-PRIVATE-999"),
+                "{} copies the secret",
+                f.display()
+            );
         }
     }
     // A directory symlink to outside is the same attack.
@@ -496,7 +525,10 @@ fn control_characters_in_program_or_args_are_refused() {
             "id = \"g\"\nprogram = \"{prog}\"\nargs = {args}\n[[hooks]]\nkind = \"tool.pre\"\n"
         ))
         .unwrap_err();
-        assert!(err.to_string().contains("control character"), "{prog}: {err}");
+        assert!(
+            err.to_string().contains("control character"),
+            "{prog}: {err}"
+        );
     }
 }
 
@@ -557,7 +589,12 @@ fn shell_metacharacters_are_quoted_for_every_agent() {
         assert!(st.success(), "{agent:?}: {}", e.command);
         let got = fs::read_to_string(&log).unwrap();
         let first: Vec<&str> = got.lines().take(3).collect();
-        assert_eq!(first, vec![arg, "agenthooks", "run"], "{agent:?}: {}", e.command);
+        assert_eq!(
+            first,
+            vec![arg, "agenthooks", "run"],
+            "{agent:?}: {}",
+            e.command
+        );
     }
     let _ = fs::remove_dir_all(&d);
 }

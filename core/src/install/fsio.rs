@@ -27,7 +27,8 @@ use super::InstallError;
 /// kill the process in that window and check the old file is intact.
 pub const TEST_DELAY_ENV: &str = "AGENTHOOKS_INSTALL_TEST_DELAY_MS";
 
-/// Suffix of the backup kept beside a replaced file.
+/// Suffix of the backups older versions kept beside a replaced file
+/// (`doctor` still skips such files).
 pub const BACKUP_SUFFIX: &str = ".agenthooks.bak";
 
 /// The largest file read (8 MiB): every agent config is far smaller; a
@@ -70,7 +71,11 @@ fn kind_name(ft: fs::FileType) -> &'static str {
 
 #[cfg(not(unix))]
 fn kind_name(ft: fs::FileType) -> &'static str {
-    if ft.is_dir() { "a directory" } else { "not a file" }
+    if ft.is_dir() {
+        "a directory"
+    } else {
+        "not a file"
+    }
 }
 
 /// Opens an existing file for reading, never blocking (`O_NONBLOCK`: a
@@ -97,7 +102,9 @@ fn open_regular(path: &Path) -> Result<Option<(fs::File, fs::Metadata)>, Install
             return Err(io(path, "opening", e));
         }
     };
-    let md = f.metadata().map_err(|e| io(path, "reading the metadata", e))?;
+    let md = f
+        .metadata()
+        .map_err(|e| io(path, "reading the metadata", e))?;
     if !md.is_file() {
         return Err(not_regular(path, md.file_type()));
     }
@@ -327,7 +334,7 @@ pub fn replace(
         }
     }
     if let Some(old) = &now {
-        backup(path, &real, old, md.as_ref())?;
+        backup(path, &real, old)?;
     }
     let unchanged = || -> Result<bool, InstallError> {
         Ok(read_bytes(&real)?.as_deref() == before.map(str::as_bytes))
@@ -363,29 +370,155 @@ pub fn replace(
     }
 }
 
-/// `<path>.agenthooks.bak`.
-pub fn backup_path(path: &Path) -> PathBuf {
-    let mut s = path.as_os_str().to_os_string();
-    s.push(BACKUP_SUFFIX);
-    PathBuf::from(s)
+/// Subdirectory of the private state root ([`crate::state`]) holding
+/// backups: never beside the file, where a project's backup would be
+/// committed by `git add -A`, and never readable by anyone else (mode
+/// 0600 in a 0700 directory).
+pub const BACKUP_DIR: &str = "backups";
+
+/// The index of `BACKUP_DIR`: backup name → the file it is the previous
+/// version of.
+pub const BACKUP_INDEX: &str = "index.json";
+
+fn backup_dir() -> Result<crate::state::StateDir, InstallError> {
+    crate::state::root()
+        .and_then(|r| r.subdir(BACKUP_DIR))
+        .map_err(state_err)
 }
 
-/// Keeps `old` (the content of `real`, reached through `path`) as the
-/// backup, with the original's mode.
-fn backup(
-    _path: &Path,
-    real: &Path,
-    old: &[u8],
-    md: Option<&fs::Metadata>,
-) -> Result<(), InstallError> {
-    let bak = backup_path(real);
-    if fs::symlink_metadata(&bak).is_ok_and(|m| !m.is_file()) {
-        return Err(refused(
-            &bak,
-            "the backup path is not a regular file; nothing was written".into(),
-        ));
+/// The backup's name for a file: a hash of its absolute path (after
+/// symlinks) and its name, e.g. `3f9a…-settings.json`.
+pub fn backup_name(real: &Path) -> String {
+    use sha2::{Digest, Sha256};
+    let h = Sha256::digest(real.to_string_lossy().as_bytes());
+    let hex: String = h.iter().take(12).map(|b| format!("{b:02x}")).collect();
+    let name: String = real
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+        .chars()
+        .take(64)
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("{hex}-{name}")
+}
+
+/// Where the previous version of `path` is (or would be) kept.
+pub fn backup_path(path: &Path) -> Result<PathBuf, InstallError> {
+    Ok(backup_dir()?.path().join(backup_name(&real_path(path)?)))
+}
+
+/// One backup of the index.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Backup {
+    /// The file as the install named it (a symlink stays named).
+    pub path: PathBuf,
+    /// The file written (where the symlinks lead).
+    pub file: PathBuf,
+    /// The backup.
+    pub backup: PathBuf,
+    /// When it was saved (seconds since the Unix epoch).
+    pub saved: u64,
+}
+
+fn read_index(dir: &crate::state::StateDir) -> serde_json::Map<String, serde_json::Value> {
+    dir.read(BACKUP_INDEX, 4 << 20)
+        .ok()
+        .flatten()
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+        .and_then(|v| match v {
+            serde_json::Value::Object(m) => Some(m),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+/// Every backup the index knows, newest first.
+pub fn backups() -> Result<Vec<Backup>, InstallError> {
+    let dir = backup_dir()?;
+    let mut out: Vec<Backup> = read_index(&dir)
+        .into_iter()
+        .map(|(name, v)| Backup {
+            path: PathBuf::from(v["path"].as_str().unwrap_or("")),
+            file: PathBuf::from(v["file"].as_str().unwrap_or("")),
+            backup: dir.path().join(&name),
+            saved: v["saved"].as_u64().unwrap_or(0),
+        })
+        .collect();
+    out.sort_by(|a, b| b.saved.cmp(&a.saved).then(a.path.cmp(&b.path)));
+    Ok(out)
+}
+
+/// Keeps `old` (the content of `real`, reached through `path`) as its
+/// backup in the state root, and indexes it.
+fn backup(path: &Path, real: &Path, old: &[u8]) -> Result<(), InstallError> {
+    let dir = backup_dir()?;
+    let name = backup_name(real);
+    dir.write_replace(&name, old).map_err(state_err)?;
+    let lock = dir.open_lock("index.lock").map_err(state_err)?;
+    lock_file(
+        &lock,
+        &dir.path().join("index.lock"),
+        Duration::from_secs(30),
+    )?;
+    let mut index = read_index(&dir);
+    let saved = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    index.insert(
+        name,
+        serde_json::json!({"path": absolute_link(path), "file": real, "saved": saved}),
+    );
+    let text = serde_json::to_string_pretty(&serde_json::Value::Object(index)).unwrap_or_default();
+    dir.write_replace(BACKUP_INDEX, text.as_bytes())
+        .map_err(state_err)
+}
+
+/// `path` made absolute without resolving its own last symlink.
+fn absolute_link(path: &Path) -> PathBuf {
+    match (path.parent(), path.file_name()) {
+        (Some(d), Some(n)) if !d.as_os_str().is_empty() => absolute(d).join(n),
+        (_, Some(n)) => absolute(Path::new(".")).join(n),
+        _ => path.to_path_buf(),
     }
-    write_atomic(&bak, old, md, &|| Ok(true)).map(|_| ())
+}
+
+/// Puts the backup of `path` back (the current version becomes the
+/// backup), under the install lock, with every check of [`replace`].
+/// Returns the backup used.
+pub fn restore(path: &Path, force: bool) -> Result<PathBuf, InstallError> {
+    let _locks = lock_all(&[path.to_path_buf()], Duration::from_secs(30))?;
+    let dir = backup_dir()?;
+    let real = real_path(path)?;
+    let name = backup_name(&real);
+    let bpath = dir.path().join(&name);
+    let old = dir
+        .read(&name, MAX_FILE_BYTES as usize)
+        .map_err(state_err)?
+        .ok_or_else(|| {
+            refused(
+                path,
+                format!("has no backup ({} does not exist)", bpath.display()),
+            )
+        })?;
+    let old = String::from_utf8(old).map_err(|_| refused(&bpath, "is not UTF-8".into()))?;
+    for _ in 0..super::MAX_ATTEMPTS {
+        let now = read_opt(&real)?;
+        if replace(path, now.as_deref(), Some(&old), force)? {
+            return Ok(bpath);
+        }
+    }
+    Err(InstallError::Changed {
+        path: path.to_path_buf(),
+        attempts: super::MAX_ATTEMPTS,
+    })
 }
 
 /// Creates a new file for writing, never following a symlink and never
@@ -411,7 +544,8 @@ fn create_like(p: &Path, like: Option<&fs::Metadata>) -> std::io::Result<fs::Fil
         // own mode exposes nothing the original does not).
         let fm = f.metadata()?;
         if fm.uid() != m.uid() || fm.gid() != m.gid() {
-            let uid = (rustix::process::geteuid().is_root() && fm.uid() != m.uid()).then(|| m.uid());
+            let uid =
+                (rustix::process::geteuid().is_root() && fm.uid() != m.uid()).then(|| m.uid());
             let gid = (fm.gid() != m.gid()).then(|| m.gid());
             // Only root may give a file away; a group we are not in is
             // refused: the file then keeps ours, never a wider mode.

@@ -174,8 +174,8 @@ impl Manifest {
         }
         // A NUL cuts the command short in an agent written in C, a newline
         // splits a shell command line; neither belongs in a program path.
-        for (what, s) in std::iter::once(("program", &self.program))
-            .chain(self.args.iter().map(|a| ("args", a)))
+        for (what, s) in
+            std::iter::once(("program", &self.program)).chain(self.args.iter().map(|a| ("args", a)))
         {
             if let Some(c) = s.chars().find(|c| c.is_control()) {
                 return Err(bad(format!(
