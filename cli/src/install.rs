@@ -51,6 +51,11 @@ pub struct DoctorArgs {
     /// Only list; do not run our hooks with a sample payload.
     #[arg(long)]
     no_run: bool,
+    /// Also run the hooks `install` recorded in project files (each is
+    /// named on stderr before it runs). Hooks `install` did not record
+    /// are never run.
+    #[arg(long)]
+    probe_project: bool,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -164,7 +169,18 @@ pub fn doctor_cmd(a: &DoctorArgs) -> ExitCode {
     if let Some(h) = &a.home {
         t.home = h.clone();
     }
-    let reports = doctor::report(&t.home, &t.project, &t.env, !a.no_run);
+    let opts = doctor::Options {
+        run: !a.no_run,
+        probe_project: a.probe_project,
+    };
+    let reports = doctor::report_with(&t.home, &t.project, &t.env, opts, &mut |e| {
+        eprintln!(
+            "agenthooks doctor: running {} from {}: {}",
+            e.hook_id.as_deref().unwrap_or(""),
+            e.file.display(),
+            e.command
+        );
+    });
     if a.json {
         println!(
             "{}",

@@ -6,20 +6,32 @@
 //! the hooks (ours: commands with `agenthooks run … --hook-id=`; others:
 //! everything else), flags one of our hooks reaching an agent twice (files
 //! several agents read, e.g. `.claude/settings.json` is read by Claude
-//! Code, Cursor and Copilot CLI), and runs each of our hooks once with a
+//! Code, Cursor and Copilot CLI), and runs our hooks once each with a
 //! harmless sample payload of that agent's dialect (a shell tool call of
-//! `echo agenthooks-doctor`, or the bare event) to prove it answers.
+//! `echo agenthooks-doctor`, or the bare event) to prove they answer.
+//!
+//! **What it runs.** Hook files are not trusted: a cloned repository's
+//! `.claude/settings.json` can hold any command dressed up as ours. Doctor
+//! runs a hook only when `install` recorded that exact command string for
+//! that file and agent in the user's private state root ([`super::records`])
+//! — anything else, including one of ours whose command was edited since,
+//! is listed, never run. A recorded hook of a user file (under the home
+//! directory, owned by the user) is run by default; one of a project file
+//! only with [`Options::probe_project`] (`--probe-project`), and every run
+//! is announced before it starts. Each (file, command) runs at most once,
+//! however many agents read the file.
 
 use std::collections::BTreeMap;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::{Scope, Target, fsio, jsonc};
+use super::{Scope, Target, fsio, jsonc, records};
 use crate::model::{Kind, Provider};
 
 /// One hook entry found in a file.
@@ -37,6 +49,24 @@ pub struct Entry {
     /// The `--provider` of our command.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub provider: Option<String>,
+    /// `user` (a file of the home directory's agent config) or `project`.
+    pub scope: String,
+    /// Whether `install` recorded exactly this command in this file (only
+    /// recorded hooks are ever run).
+    pub recorded: bool,
+    /// How it runs: a shell command line, or (generated plugins, which
+    /// spawn the program directly) an argv.
+    #[serde(skip)]
+    run: Run,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Run {
+    /// `sh -c <command>`; recorded as the command string.
+    Shell,
+    /// The program and its arguments, no shell; recorded as the whole
+    /// generated file `text`.
+    Argv { argv: Vec<String>, text: String },
 }
 
 /// The result of running one of our hooks once.
@@ -44,6 +74,8 @@ pub struct Entry {
 pub struct Probe {
     /// The hook.
     pub hook_id: String,
+    /// The file it was found in.
+    pub file: PathBuf,
     /// The event it was run for.
     pub event: String,
     /// Whether it answered in a form the agent accepts (exit 0 or 2 within
@@ -57,6 +89,16 @@ pub struct Probe {
     pub stdout: String,
     /// First line of stderr, or why it failed.
     pub detail: String,
+}
+
+/// What doctor may run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Run our recorded hooks once each (false: `--no-run`, list only).
+    pub run: bool,
+    /// Also run recorded hooks of project files (and of user files owned
+    /// by someone else): `--probe-project`.
+    pub probe_project: bool,
 }
 
 /// Everything doctor knows about one agent.
@@ -79,13 +121,29 @@ pub struct AgentReport {
 }
 
 /// Files an agent reads hooks from, for the user and the project (what
-/// `install` writes, plus the Claude-format files Cursor and Copilot read).
+/// `install` writes, plus the Claude-format files Cursor and Copilot read),
+/// that exist (a FIFO or directory in their place is listed, to be
+/// reported).
 pub fn files_read(
     p: Provider,
     home: &Path,
     project: &Path,
     env: &BTreeMap<String, String>,
 ) -> Vec<PathBuf> {
+    files_scoped(p, home, project, env)
+        .into_iter()
+        .map(|(f, _)| f)
+        .collect()
+}
+
+/// [`files_read`], each with its scope: a file of the user's own agent
+/// config, or of the project (a path that is both is the user's).
+pub fn files_scoped(
+    p: Provider,
+    home: &Path,
+    project: &Path,
+    env: &BTreeMap<String, String>,
+) -> Vec<(PathBuf, Scope)> {
     let t = |scope| Target {
         agent: p,
         scope,
@@ -99,72 +157,78 @@ pub fn files_read(
         project.join(".claude/settings.json"),
         project.join(".claude/settings.local.json"),
     ];
-    let mut v: Vec<PathBuf> = match p {
-        Provider::ClaudeCode => {
-            let mut v = vec![home.join(".claude/settings.json")];
-            v.extend(claude_project.iter().cloned());
-            v
-        }
+    let (user, proj): (Vec<PathBuf>, Vec<PathBuf>) = match p {
+        Provider::ClaudeCode => (
+            vec![home.join(".claude/settings.json")],
+            claude_project.to_vec(),
+        ),
         Provider::Codex => {
             let (u, _) = super::codex::paths(&t(Scope::User));
             let (pr, _) = super::codex::paths(&t(Scope::Project));
-            vec![u, pr]
+            (vec![u], vec![pr])
         }
-        Provider::Cursor => {
-            let mut v = vec![
+        Provider::Cursor => (
+            vec![
                 home.join(".cursor/hooks.json"),
-                project.join(".cursor/hooks.json"),
-            ];
-            v.push(home.join(".claude/settings.json"));
-            v.extend(claude_project.iter().cloned());
-            v
-        }
-        Provider::Gemini => vec![
-            home.join(".gemini/settings.json"),
-            project.join(".gemini/settings.json"),
-        ],
-        Provider::KimiCode => vec![
-            t(Scope::User)
-                .env_dir("KIMI_CODE_HOME", ".kimi-code")
-                .join("config.toml"),
-        ],
-        Provider::Copilot => {
-            let mut v = list_dir(
-                &t(Scope::User)
-                    .env_dir("COPILOT_HOME", ".copilot")
-                    .join("hooks"),
-            );
-            v.extend(list_dir(&project.join(".github/hooks")));
-            v.push(
+                home.join(".claude/settings.json"),
+            ],
+            [project.join(".cursor/hooks.json")]
+                .into_iter()
+                .chain(claude_project.iter().cloned())
+                .collect(),
+        ),
+        Provider::Gemini => (
+            vec![home.join(".gemini/settings.json")],
+            vec![project.join(".gemini/settings.json")],
+        ),
+        Provider::KimiCode => (
+            vec![
                 t(Scope::User)
-                    .env_dir("COPILOT_HOME", ".copilot")
-                    .join("settings.json"),
-            );
-            v.push(project.join(".github/copilot/settings.json"));
-            v.push(project.join(".github/copilot/settings.local.json"));
-            v.extend(claude_project.iter().cloned());
-            v
+                    .env_dir("KIMI_CODE_HOME", ".kimi-code")
+                    .join("config.toml"),
+            ],
+            vec![],
+        ),
+        Provider::Copilot => {
+            let home_dir = t(Scope::User).env_dir("COPILOT_HOME", ".copilot");
+            let mut u = list_dir(&home_dir.join("hooks"));
+            u.push(home_dir.join("settings.json"));
+            let mut pr = list_dir(&project.join(".github/hooks"));
+            pr.push(project.join(".github/copilot/settings.json"));
+            pr.push(project.join(".github/copilot/settings.local.json"));
+            pr.extend(claude_project.iter().cloned());
+            (u, pr)
         }
-        Provider::Opencode => {
-            let mut v = list_dir(
+        Provider::Opencode => (
+            list_dir(
                 &t(Scope::User)
                     .env_dir("XDG_CONFIG_HOME", ".config")
                     .join("opencode/plugins"),
-            );
-            v.extend(list_dir(&project.join(".opencode/plugins")));
-            v
-        }
-        Provider::Openclaw => list_dir(
-            &t(Scope::User)
-                .env_dir("OPENCLAW_STATE_DIR", ".openclaw")
-                .join("extensions"),
-        )
-        .into_iter()
-        .map(|d| d.join("index.js"))
-        .collect(),
+            ),
+            list_dir(&project.join(".opencode/plugins")),
+        ),
+        Provider::Openclaw => (
+            list_dir(
+                &t(Scope::User)
+                    .env_dir("OPENCLAW_STATE_DIR", ".openclaw")
+                    .join("extensions"),
+            )
+            .into_iter()
+            .map(|d| d.join("index.js"))
+            .collect(),
+            vec![],
+        ),
     };
-    v.retain(|f| f.is_file());
-    v.dedup();
+    let mut v: Vec<(PathBuf, Scope)> = Vec::new();
+    for (f, s) in user
+        .into_iter()
+        .map(|f| (f, Scope::User))
+        .chain(proj.into_iter().map(|f| (f, Scope::Project)))
+    {
+        if std::fs::metadata(&f).is_ok() && !v.iter().any(|(g, _)| *g == f) {
+            v.push((f, s));
+        }
+    }
     v
 }
 
@@ -211,12 +275,20 @@ pub fn found(p: Provider, home: &Path, env: &BTreeMap<String, String>) -> Option
     None
 }
 
-/// Reads the hook entries of one file.
+/// Reads the hook entries of one file (never blocking on a FIFO, at most
+/// [`fsio::MAX_FILE_BYTES`]).
 pub fn entries(file: &Path) -> Result<Vec<Entry>, String> {
-    let text = std::fs::read_to_string(file).map_err(|e| e.to_string())?;
+    let text = fsio::read_opt(file)
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| "no such file".to_string())?;
+    entries_in(file, &text)
+}
+
+/// The hook entries of a file's text.
+pub fn entries_in(file: &Path, text: &str) -> Result<Vec<Entry>, String> {
     let name = file.to_string_lossy();
     let mut out = Vec::new();
-    let mut push = |event: &str, command: &str| {
+    let mut push = |event: &str, command: &str, run: Run| {
         let (hook_id, provider) = ours(command);
         out.push(Entry {
             file: file.to_path_buf(),
@@ -224,6 +296,9 @@ pub fn entries(file: &Path) -> Result<Vec<Entry>, String> {
             command: command.to_string(),
             hook_id,
             provider,
+            scope: String::new(),
+            recorded: false,
+            run,
         });
     };
     if name.ends_with(".toml") {
@@ -237,38 +312,64 @@ pub fn entries(file: &Path) -> Result<Vec<Entry>, String> {
             for t in a.iter() {
                 let ev = t.get("event").and_then(|v| v.as_str()).unwrap_or("");
                 if let Some(c) = t.get("command").and_then(|v| v.as_str()) {
-                    push(ev, c);
+                    push(ev, c, Run::Shell);
                 }
             }
         }
     } else if name.ends_with(".js") {
-        // Our generated plugins: the hook list is on the `const HOOKS` line.
-        if let Some(line) = text.lines().find(|l| l.starts_with("const HOOKS = ")) {
-            let list: Value = serde_json::from_str(
-                line.trim_start_matches("const HOOKS = ")
-                    .trim_end_matches(';'),
-            )
-            .unwrap_or(Value::Null);
-            let program = text
-                .lines()
-                .find(|l| l.starts_with("const PROGRAM = "))
-                .map(|l| {
-                    l.trim_start_matches("const PROGRAM = ")
-                        .trim_end_matches(';')
-                        .to_string()
-                })
-                .unwrap_or_default();
-            for h in list.as_array().into_iter().flatten() {
-                let id = h["hookId"].as_str().unwrap_or("");
-                let cmd = format!(
-                    "{program} agenthooks run --provider=claude-code --event={} --hook-id={id}",
-                    h["event"].as_str().unwrap_or("")
-                );
-                push(h["on"].as_str().unwrap_or(""), &cmd);
+        // Our generated plugins: the program, its arguments and the hook
+        // list are JSON on the `const PROGRAM/ARGS/HOOKS = ` lines. They
+        // spawn the program directly (no shell), and so does a probe.
+        let line = |prefix: &str| -> Value {
+            text.lines()
+                .find_map(|l| l.strip_prefix(prefix))
+                .and_then(|l| serde_json::from_str(l.trim_end().trim_end_matches(';')).ok())
+                .unwrap_or(Value::Null)
+        };
+        let program = line("const PROGRAM = ");
+        let args = line("const ARGS = ");
+        let list = line("const HOOKS = ");
+        let program = program.as_str().unwrap_or("");
+        let args: Vec<String> = args
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|a| a.as_str().unwrap_or("").to_string())
+            .collect();
+        for h in list.as_array().into_iter().flatten() {
+            let s = |k: &str| h[k].as_str().unwrap_or("").to_string();
+            let mut argv = vec![program.to_string()];
+            argv.extend(args.iter().cloned());
+            argv.extend([
+                "agenthooks".to_string(),
+                "run".to_string(),
+                "--provider=claude-code".to_string(),
+                format!("--event={}", s("event")),
+                format!("--timeout={}", h["timeout"].as_u64().unwrap_or(30)),
+                format!("--hook-id={}", s("hookId")),
+            ]);
+            if s("fail") == "closed" {
+                argv.push("--fail=closed".into());
             }
+            if let Some(m) = h["match"].as_str() {
+                argv.push(format!("--match={m}"));
+            }
+            let cmd = argv
+                .iter()
+                .map(|a| super::shell_quote(a))
+                .collect::<Vec<_>>()
+                .join(" ");
+            push(
+                &s("on"),
+                &cmd,
+                Run::Argv {
+                    argv,
+                    text: text.to_string(),
+                },
+            );
         }
     } else {
-        let root = jsonc::parse(&text).map_err(|e| e.to_string())?;
+        let root = jsonc::parse(text).map_err(|e| e.to_string())?;
         if let Some(hooks) = root.value.get("hooks").and_then(Value::as_object) {
             for (ev, arr) in hooks {
                 for item in arr.as_array().into_iter().flatten() {
@@ -282,7 +383,7 @@ pub fn entries(file: &Path) -> Result<Vec<Entry>, String> {
                             .or_else(|| h.get("bash"))
                             .and_then(Value::as_str)
                         {
-                            push(ev, c);
+                            push(ev, c, Run::Shell);
                         }
                     }
                 }
@@ -371,6 +472,9 @@ pub fn sample_payload(p: Provider, event: &str, cwd: &Path) -> Value {
     }
 }
 
+/// How many bytes of a probe's stdout and stderr are kept.
+const PROBE_OUTPUT_BYTES: u64 = 64 << 10;
+
 /// Runs one command once with a payload on stdin (through `sh -c`, as the
 /// agents do), bounded by `timeout`.
 pub fn probe(
@@ -379,28 +483,82 @@ pub fn probe(
     timeout: Duration,
     cwd: &Path,
 ) -> (Option<i32>, u64, String, String) {
+    let mut c = Command::new("sh");
+    c.arg("-c").arg(command);
+    probe_cmd(c, payload, timeout, cwd)
+}
+
+/// Runs a prepared command: its own process group (killed whole on a
+/// timeout), stdin fed and stdout/stderr drained by threads (a hook that
+/// reads nothing, or floods its output, cannot stall doctor), at most
+/// [`PROBE_OUTPUT_BYTES`] of each kept, and a bounded wait for the output
+/// after the exit (a background process left holding the pipes does not
+/// hang doctor either).
+fn probe_cmd(
+    mut c: Command,
+    payload: &Value,
+    timeout: Duration,
+    cwd: &Path,
+) -> (Option<i32>, u64, String, String) {
     let start = Instant::now();
-    let child = Command::new("sh")
-        .arg("-c")
-        .arg(command)
-        .current_dir(cwd)
+    c.current_dir(cwd)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn();
-    let mut child = match child {
+        .stderr(Stdio::piped());
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        c.process_group(0);
+    }
+    let mut child = match c.spawn() {
         Ok(c) => c,
         Err(e) => return (None, 0, String::new(), format!("cannot start: {e}")),
     };
     if let Some(mut stdin) = child.stdin.take() {
-        let _ = stdin.write_all(payload.to_string().as_bytes());
+        let data = payload.to_string().into_bytes();
+        std::thread::spawn(move || {
+            let _ = stdin.write_all(&data);
+        });
     }
-    loop {
+    let drain = |r: Option<Box<dyn Read + Send>>| {
+        let (tx, rx) = mpsc::channel();
+        if let Some(r) = r {
+            std::thread::spawn(move || {
+                let mut keep = Vec::new();
+                let mut r = r;
+                let _ = r.by_ref().take(PROBE_OUTPUT_BYTES).read_to_end(&mut keep);
+                let _ = tx.send(String::from_utf8_lossy(&keep).into_owned());
+                // Keep draining (and discarding) so the hook never blocks.
+                let _ = std::io::copy(&mut r, &mut std::io::sink());
+            });
+        }
+        rx
+    };
+    let out_rx = drain(
+        child
+            .stdout
+            .take()
+            .map(|s| Box::new(s) as Box<dyn Read + Send>),
+    );
+    let err_rx = drain(
+        child
+            .stderr
+            .take()
+            .map(|s| Box::new(s) as Box<dyn Read + Send>),
+    );
+    let kill_group = |child: &mut std::process::Child| {
+        #[cfg(unix)]
+        if let Some(pid) = rustix::process::Pid::from_raw(child.id() as i32) {
+            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+    };
+    let status = loop {
         match child.try_wait() {
-            Ok(Some(_)) => break,
+            Ok(Some(s)) => break s,
             Ok(None) if start.elapsed() > timeout => {
-                let _ = child.kill();
-                let _ = child.wait();
+                kill_group(&mut child);
                 return (
                     None,
                     start.elapsed().as_millis() as u64,
@@ -409,32 +567,61 @@ pub fn probe(
                 );
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(10)),
-            Err(e) => return (None, 0, String::new(), e.to_string()),
+            Err(e) => {
+                kill_group(&mut child);
+                return (None, 0, String::new(), e.to_string());
+            }
         }
-    }
-    let out = child.wait_with_output();
+    };
     let ms = start.elapsed().as_millis() as u64;
-    match out {
-        Ok(o) => (
-            o.status.code(),
-            ms,
-            String::from_utf8_lossy(&o.stdout).to_string(),
-            String::from_utf8_lossy(&o.stderr).to_string(),
-        ),
-        Err(e) => (None, ms, String::new(), e.to_string()),
-    }
+    let grace = Duration::from_secs(2);
+    let stdout = out_rx.recv_timeout(grace).unwrap_or_default();
+    let stderr = err_rx.recv_timeout(grace).unwrap_or_default();
+    (status.code(), ms, stdout, stderr)
 }
 
-/// The whole report. `run` = also run each of our hooks once.
+/// The whole report. `run` = also run each of our recorded user hooks
+/// once (see [`report_with`]).
 pub fn report(
     home: &Path,
     project: &Path,
     env: &BTreeMap<String, String>,
     run: bool,
 ) -> Vec<AgentReport> {
+    let opts = Options {
+        run,
+        probe_project: false,
+    };
+    report_with(home, project, env, opts, &mut |_| {})
+}
+
+fn owned_by_me(f: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        std::fs::metadata(f).is_ok_and(|m| m.uid() == rustix::process::geteuid().as_raw())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = f;
+        true
+    }
+}
+
+/// The whole report, running what `opts` allows; `announce` is called with
+/// each hook just before it runs.
+pub fn report_with(
+    home: &Path,
+    project: &Path,
+    env: &BTreeMap<String, String>,
+    opts: Options,
+    announce: &mut dyn FnMut(&Entry),
+) -> Vec<AgentReport> {
     let mut out = Vec::new();
+    // (file, command) -> its probe: each runs once for all agents.
+    let mut ran: BTreeMap<(PathBuf, String), Probe> = BTreeMap::new();
     for p in Provider::ALL {
-        let files = files_read(p, home, project, env);
+        let files = files_scoped(p, home, project, env);
         let Some(why) = found(p, home, env)
             .or_else(|| (!files.is_empty()).then(|| "hook files present".to_string()))
         else {
@@ -443,17 +630,26 @@ pub fn report(
         let mut r = AgentReport {
             agent: p.id().into(),
             found: why,
-            files: files.clone(),
+            files: files.iter().map(|(f, _)| f.clone()).collect(),
             ours: vec![],
             others: vec![],
             warnings: vec![],
             probes: vec![],
         };
-        for f in &files {
+        for (f, scope) in &files {
             match entries(f) {
                 Ok(es) => {
-                    for e in es {
+                    for mut e in es {
+                        e.scope = scope.as_str().to_string();
                         if e.hook_id.is_some() {
+                            e.recorded = match &e.run {
+                                Run::Shell => e
+                                    .provider
+                                    .as_deref()
+                                    .and_then(|s| Provider::parse(s).ok())
+                                    .is_some_and(|a| records::is_recorded(a, f, &e.command)),
+                                Run::Argv { text, .. } => records::is_recorded(p, f, text),
+                            };
                             r.ours.push(e)
                         } else {
                             r.others.push(e)
@@ -487,48 +683,88 @@ pub fn report(
                 ));
             }
         }
-        if run {
-            for e in &r.ours {
-                let payload_agent = e
-                    .provider
-                    .as_deref()
-                    .and_then(|s| Provider::parse(s).ok())
-                    .unwrap_or(p);
-                let event = if payload_agent == p || payload_agent != Provider::ClaudeCode {
-                    e.event.clone()
-                } else {
-                    claude_event_for(&e.event)
-                };
-                let payload = sample_payload(payload_agent, &event, project);
-                let timeout = e
-                    .command
-                    .split_whitespace()
-                    .find_map(|w| w.strip_prefix("--timeout="))
-                    .and_then(|s| s.parse::<u64>().ok())
-                    .unwrap_or(30);
-                let (code, ms, stdout, stderr) =
-                    probe(&e.command, &payload, Duration::from_secs(timeout), project);
-                let json_ok = stdout.trim().is_empty()
-                    || serde_json::from_str::<Value>(stdout.trim()).is_ok();
-                let ok = matches!(code, Some(0) | Some(2)) && json_ok;
-                r.probes.push(Probe {
-                    hook_id: e.hook_id.clone().unwrap_or_default(),
-                    event,
-                    ok,
-                    exit_code: code,
-                    ms,
-                    stdout: stdout.lines().next().unwrap_or("").to_string(),
-                    detail: if !json_ok {
-                        "stdout is not JSON".into()
-                    } else {
-                        stderr.lines().next().unwrap_or("").to_string()
-                    },
-                });
+        for e in &r.ours {
+            let id = e.hook_id.as_deref().unwrap_or("");
+            if !e.recorded {
+                r.warnings.push(format!(
+                    "hook `{id}` in {} is not recorded by `agenthooks install` on this machine (or its command was changed since): shown, not run — reinstall it to record it",
+                    e.file.display()
+                ));
+                continue;
             }
+            let user_owned = e.scope == Scope::User.as_str() && owned_by_me(&e.file);
+            if !user_owned && !opts.probe_project {
+                if opts.run {
+                    r.warnings.push(format!(
+                        "hook `{id}` in {} is a project hook: not run (pass --probe-project to run it)",
+                        e.file.display()
+                    ));
+                }
+                continue;
+            }
+            if !opts.run {
+                continue;
+            }
+            let key = (e.file.clone(), e.command.clone());
+            if let Some(done) = ran.get(&key) {
+                r.probes.push(done.clone());
+                continue;
+            }
+            announce(e);
+            let probe = run_one(p, e, project);
+            ran.insert(key, probe.clone());
+            r.probes.push(probe);
         }
         out.push(r);
     }
     out
+}
+
+/// Runs one recorded hook once with its agent's sample payload.
+fn run_one(p: Provider, e: &Entry, project: &Path) -> Probe {
+    let payload_agent = e
+        .provider
+        .as_deref()
+        .and_then(|s| Provider::parse(s).ok())
+        .unwrap_or(p);
+    let event = if payload_agent == p || payload_agent != Provider::ClaudeCode {
+        e.event.clone()
+    } else {
+        claude_event_for(&e.event)
+    };
+    let payload = sample_payload(payload_agent, &event, project);
+    let timeout = e
+        .command
+        .split_whitespace()
+        .find_map(|w| w.trim_matches('\'').strip_prefix("--timeout="))
+        .and_then(|s| s.parse::<u64>().ok())
+        .unwrap_or(30)
+        .clamp(1, 600);
+    let timeout = Duration::from_secs(timeout);
+    let (code, ms, stdout, stderr) = match &e.run {
+        Run::Shell => probe(&e.command, &payload, timeout, project),
+        Run::Argv { argv, .. } => {
+            let mut c = Command::new(argv.first().map(String::as_str).unwrap_or(""));
+            c.args(argv.iter().skip(1));
+            probe_cmd(c, &payload, timeout, project)
+        }
+    };
+    let json_ok = stdout.trim().is_empty() || serde_json::from_str::<Value>(stdout.trim()).is_ok();
+    let ok = matches!(code, Some(0) | Some(2)) && json_ok;
+    Probe {
+        hook_id: e.hook_id.clone().unwrap_or_default(),
+        file: e.file.clone(),
+        event,
+        ok,
+        exit_code: code,
+        ms,
+        stdout: stdout.lines().next().unwrap_or("").to_string(),
+        detail: if !json_ok {
+            "stdout is not JSON".into()
+        } else {
+            stderr.lines().next().unwrap_or("").to_string()
+        },
+    }
 }
 
 fn claude_event_for(native: &str) -> String {
@@ -557,6 +793,9 @@ pub fn text(reports: &[AgentReport]) -> String {
                 e.hook_id.as_deref().unwrap_or(""),
                 e.file.display()
             ));
+            if !e.recorded {
+                s.push_str(&format!("         not recorded, not run: {}\n", e.command));
+            }
         }
         for e in &r.others {
             s.push_str(&format!(
@@ -571,10 +810,11 @@ pub fn text(reports: &[AgentReport]) -> String {
         }
         for p in &r.probes {
             s.push_str(&format!(
-                "  {} {} {}: exit {} in {} ms{}{}\n",
+                "  {} {} {} [{}]: exit {} in {} ms{}{}\n",
                 if p.ok { "answers" } else { "FAILED " },
                 p.hook_id,
                 p.event,
+                p.file.display(),
                 p.exit_code.map_or("-".into(), |c| c.to_string()),
                 p.ms,
                 if p.stdout.is_empty() {

@@ -9,8 +9,13 @@
 //!  "agent": "claude-code" | "codex,cursor" | "all",
 //!  "scope": "user" | "project" | "local",
 //!  "project": "<dir>", "home": "<dir>", "env": {"CODEX_HOME": "..."},
-//!  "dry_run": false, "cursor_events": ["preToolUse", ...], "run": false}
+//!  "dry_run": false, "cursor_events": ["preToolUse", ...], "force": false,
+//!  "run": false, "probe_project": false}
 //! ```
+//! `force` writes read-only, hard-linked or another user's files; doctor's
+//! `run` runs recorded user hooks, `probe_project` recorded project hooks
+//! too (`docs/install.md`, doctor).
+//!
 //! Response: `{"results": [{"agent", "scope", "changed", "files": [{"path",
 //! "before", "after"}], "diff", "notes"} | {"agent", "error": {"code",
 //! "message"}}]}`; doctor: `{"agents": [...report...]}`; bad requests:
@@ -71,7 +76,11 @@ pub fn request_json(request: &str) -> String {
         "install" => Action::Install,
         "uninstall" => Action::Uninstall,
         "doctor" => {
-            let agents = super::doctor::report(&home, &project, &env, req.run);
+            let opts = super::doctor::Options {
+                run: req.run,
+                probe_project: req.probe_project,
+            };
+            let agents = super::doctor::report_with(&home, &project, &env, opts, &mut |_| {});
             return json!({ "agents": agents }).to_string();
         }
         other => {

@@ -38,6 +38,7 @@ pub mod kimi;
 pub mod manifest;
 pub mod openclaw;
 pub mod opencode;
+pub mod records;
 pub mod unified;
 
 pub use manifest::{FailMode, Hook, HookSpec, Manifest};
@@ -436,6 +437,7 @@ pub fn apply(m: &Manifest, t: &Target, action: Action) -> Result<Plan, InstallEr
         if clean {
             done.retain(|d| d.before != d.after);
             p.changes = done;
+            record(m, t, &mut p)?;
             return Ok(p);
         }
     }
@@ -443,6 +445,31 @@ pub fn apply(m: &Manifest, t: &Target, action: Action) -> Result<Plan, InstallEr
         path: conflict,
         attempts: MAX_ATTEMPTS,
     })
+}
+
+/// Records our commands as they now are in every file of the target (and
+/// forgets those we removed), so `doctor` knows which commands are ours to
+/// run ([`records`]). Failing to record only costs doctor's probe: a note.
+fn record(m: &Manifest, t: &Target, p: &mut Plan) -> Result<(), InstallError> {
+    for f in files(m, t)? {
+        let (before, after) = match p.changes.iter().find(|c| c.path == f) {
+            Some(c) => (c.before.clone(), c.after.clone()),
+            None => match fsio::real_path(&f).and_then(|r| fsio::read_opt(&r)) {
+                Ok(now) => (now.clone(), now),
+                Err(e) => {
+                    p.notes.push(format!("{}: not recorded: {e}", f.display()));
+                    continue;
+                }
+            },
+        };
+        if let Err(e) = records::sync(t.agent, m, &f, before.as_deref(), after.as_deref()) {
+            p.notes.push(format!(
+                "{}: could not record the installed commands ({e}); `agenthooks doctor` will show them without running them",
+                f.display()
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// A hook resolved for one agent: native event, matcher, command.
