@@ -61,6 +61,20 @@ pub struct DoctorArgs {
     json: bool,
 }
 
+/// Arguments of `restore`.
+#[derive(Args, Clone, Debug)]
+pub struct RestoreArgs {
+    /// The config file to put its previous version back into (the
+    /// version replaced becomes the backup). Without it, list backups.
+    file: Option<PathBuf>,
+    /// Also write a file that is read-only, hard-linked or another user's.
+    #[arg(long)]
+    force: bool,
+    /// List as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
 fn agents(spec: &str) -> Result<Vec<Provider>, String> {
     if spec == "all" {
         return Ok(Provider::ALL.to_vec());
@@ -194,6 +208,43 @@ pub fn doctor_cmd(a: &DoctorArgs) -> ExitCode {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// Runs `restore`.
+pub fn restore_cmd(a: &RestoreArgs) -> ExitCode {
+    let Some(file) = &a.file else {
+        return match install::fsio::backups() {
+            Ok(list) => {
+                if a.json {
+                    println!(
+                        "{}",
+                        serde_json::to_string_pretty(&list).unwrap_or_default()
+                    );
+                } else if list.is_empty() {
+                    println!("no backups");
+                } else {
+                    for b in list {
+                        println!("{} <- {}", b.path.display(), b.backup.display());
+                    }
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("agenthooks: {e}");
+                ExitCode::from(1)
+            }
+        };
+    };
+    match install::fsio::restore(file, a.force) {
+        Ok(b) => {
+            println!("restored {} from {}", file.display(), b.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("agenthooks: {e}");
+            ExitCode::from(1)
+        }
     }
 }
 

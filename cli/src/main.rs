@@ -103,6 +103,8 @@ enum Cmd {
     Uninstall(install::InstallArgs),
     /// What is installed where, wired twice, and does it answer.
     Doctor(install::DoctorArgs),
+    /// List the backups install kept, or put one back.
+    Restore(install::RestoreArgs),
 }
 
 fn main() -> ExitCode {
@@ -136,6 +138,7 @@ fn main() -> ExitCode {
         Cmd::Install(a) => install::install_cmd(&a, agenthooks::install::Action::Install),
         Cmd::Uninstall(a) => install::install_cmd(&a, agenthooks::install::Action::Uninstall),
         Cmd::Doctor(a) => install::doctor_cmd(&a),
+        Cmd::Restore(a) => install::restore_cmd(&a),
     }
 }
 

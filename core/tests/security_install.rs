@@ -598,3 +598,95 @@ fn shell_metacharacters_are_quoted_for_every_agent() {
     }
     let _ = fs::remove_dir_all(&d);
 }
+
+/// A cloned project's settings file with the `hooks` key twice: the agent
+/// (JSON.parse) reads the last one, so a hook merged into the first would
+/// be silently dead while install reports success. Either the install
+/// refuses the file, or the hook is where the agent will read it.
+#[test]
+fn duplicate_keys_cannot_hide_the_installed_hook() {
+    let d = tempdir("dupkey");
+    let proj = d.join("project");
+    fs::create_dir_all(proj.join(".claude")).unwrap();
+    let p = proj.join(".claude/settings.json");
+    let text = "{\n  \"hooks\": {},\n  \"model\": \"opus\",\n  \"hooks\": {\"Stop\": []}\n}\n";
+    fs::write(&p, text).unwrap();
+    let t = Target::new(Provider::ClaudeCode, Scope::Project, &d.join("home"), &proj);
+    match install::install(&manifest("guard"), &t) {
+        Ok(_) => {
+            // serde_json keeps the last duplicate, as the agents do.
+            let v: serde_json::Value =
+                serde_json::from_str(&fs::read_to_string(&p).unwrap()).unwrap();
+            let cmd = v["hooks"]["PreToolUse"][0]["hooks"][0]["command"].as_str();
+            assert!(
+                cmd.is_some_and(|c| c.contains("--hook-id=guard:")),
+                "install reported success but the agent sees no hook:\n{}",
+                fs::read_to_string(&p).unwrap()
+            );
+        }
+        Err(e) => {
+            let msg = e.to_string();
+            assert!(msg.contains("duplicate key `hooks`"), "{msg}");
+            assert_eq!(fs::read_to_string(&p).unwrap(), text);
+        }
+    }
+    let _ = fs::remove_dir_all(&d);
+}
+
+/// A symlink loop where a settings file should be: an error, not a hang.
+#[test]
+fn symlink_loop_is_an_error() {
+    let d = tempdir("loop");
+    let home = d.join("home");
+    let p = home.join(".claude/settings.json");
+    symlink("settings.json", &p).unwrap();
+    let msg = within(10, move || {
+        install::install(&manifest("guard"), &claude_user(&home))
+            .unwrap_err()
+            .to_string()
+    });
+    assert!(msg.contains("settings.json"), "{msg}");
+    let _ = fs::remove_dir_all(&d);
+}
+
+/// The backup is found again through the index: `restore` puts the
+/// previous version back (through a symlink, keeping it), and the version
+/// it replaced becomes the backup.
+#[test]
+fn backups_are_indexed_and_restored() {
+    let d = tempdir("restore");
+    let home = d.join("home");
+    let dots = home.join("dotfiles");
+    fs::create_dir_all(&dots).unwrap();
+    let real = dots.join("settings.json");
+    fs::write(&real, SETTINGS).unwrap();
+    let link = home.join(".claude/settings.json");
+    symlink(&real, &link).unwrap();
+    install::install(&manifest("guard"), &claude_user(&home)).unwrap();
+    let installed = fs::read_to_string(&real).unwrap();
+    let list = fsio::backups().unwrap();
+    let b = list
+        .iter()
+        .find(|b| b.path == link)
+        .unwrap_or_else(|| panic!("{link:?} not in {list:?}"));
+    assert_eq!(
+        fs::canonicalize(&b.file).unwrap(),
+        fs::canonicalize(&real).unwrap()
+    );
+    assert_eq!(fs::read_to_string(&b.backup).unwrap(), SETTINGS);
+    assert_eq!(mode(&b.backup), 0o600);
+    assert!(b.backup.starts_with(state_dir()));
+    fsio::restore(&link, false).unwrap();
+    assert!(
+        fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(fs::read_to_string(&real).unwrap(), SETTINGS);
+    assert_eq!(
+        fs::read_to_string(fsio::backup_path(&link).unwrap()).unwrap(),
+        installed
+    );
+    let _ = fs::remove_dir_all(&d);
+}

@@ -9,8 +9,15 @@
 //!   (their fingerprint) with the desired ones and writes nothing when they
 //!   agree; uninstalling removes exactly those.
 //! - **Atomic and locked** ([`fsio`]): an advisory lock around the whole
-//!   read-modify-write, a temp file in the same directory, fsync, rename,
-//!   and a `.agenthooks.bak` of the previous version.
+//!   read-modify-write, a temp file in the same directory (born with the
+//!   original's mode), fsync, a last look for a concurrent write, rename,
+//!   and a backup of the previous version in the private state root.
+//! - **What is there is kept**: symlinks are written through; read-only,
+//!   hard-linked and other users' files are refused unless forced; FIFOs,
+//!   directories and huge files are refused; a project file whose symlink
+//!   leads outside the project is refused.
+//! - **Recorded** ([`records`]): each command written is recorded, so
+//!   `doctor` runs only what install wrote.
 //! - **Unparseable files are never overwritten**: the error names the file
 //!   and the position.
 //!
