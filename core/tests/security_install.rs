@@ -690,3 +690,27 @@ fn backups_are_indexed_and_restored() {
     );
     let _ = fs::remove_dir_all(&d);
 }
+
+/// Forced onto another user's 0640 file (root only), the install keeps the
+/// file's owner, group and mode: the new version is not root's, and is
+/// never readable by more people than the old one.
+#[test]
+fn forced_write_keeps_owner_group_and_mode() {
+    let d = tempdir("keepowner");
+    let home = d.join("home");
+    let p = home.join(".claude/settings.json");
+    fs::write(&p, SETTINGS).unwrap();
+    if fs::metadata(&d).unwrap().uid() != 0 {
+        eprintln!("SKIPPED: needs root to give a file to another user");
+        return;
+    }
+    std::os::unix::fs::chown(&p, Some(65534), Some(65534)).unwrap();
+    fs::set_permissions(&p, fs::Permissions::from_mode(0o640)).unwrap();
+    let mut t = claude_user(&home);
+    t.force = true;
+    install::install(&manifest("guard"), &t).unwrap();
+    let m = fs::metadata(&p).unwrap();
+    assert!(fs::read_to_string(&p).unwrap().contains("--hook-id=guard:"));
+    assert_eq!((m.uid(), m.gid(), m.mode() & 0o7777), (65534, 65534, 0o640));
+    let _ = fs::remove_dir_all(&d);
+}
