@@ -22,6 +22,7 @@ pub mod dedupe;
 pub mod detect;
 pub mod dialect;
 pub mod error;
+pub mod failsafe;
 pub mod install;
 pub mod model;
 pub mod quirks;

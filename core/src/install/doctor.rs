@@ -750,7 +750,8 @@ fn run_one(p: Provider, e: &Entry, project: &Path) -> Probe {
         }
     };
     let json_ok = stdout.trim().is_empty() || serde_json::from_str::<Value>(stdout.trim()).is_ok();
-    let ok = matches!(code, Some(0) | Some(2)) && json_ok;
+    let broken = native_unavailable(&stderr);
+    let ok = matches!(code, Some(0) | Some(2)) && json_ok && broken.is_none();
     Probe {
         hook_id: e.hook_id.clone().unwrap_or_default(),
         file: e.file.clone(),
@@ -759,12 +760,22 @@ fn run_one(p: Provider, e: &Entry, project: &Path) -> Probe {
         exit_code: code,
         ms,
         stdout: stdout.lines().next().unwrap_or("").to_string(),
-        detail: if !json_ok {
+        detail: if let Some(why) = broken {
+            why
+        } else if !json_ok {
             "stdout is not JSON".into()
         } else {
             stderr.lines().next().unwrap_or("").to_string()
         },
     }
+}
+
+/// A hook whose native part (Python extension, Node addon) cannot load
+/// still answers, from its failsafe table, but it is broken: its stderr
+/// carries the failsafe's marker (`crate::failsafe::MARKER`).
+fn native_unavailable(stderr: &str) -> Option<String> {
+    crate::failsafe::native_unavailable_cause(stderr)
+        .map(|cause| format!("native part cannot load: {cause}"))
 }
 
 fn claude_event_for(native: &str) -> String {
