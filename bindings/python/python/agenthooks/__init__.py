@@ -23,8 +23,13 @@ the core (``agenthooks._native``, a Rust extension).
 
 from __future__ import annotations
 
-from . import _native
-from ._native import (
+# A native part that cannot load must not take the guard down: a pure-Python
+# stand-in then answers with the fail policy (see _failsafe.py).
+from ._failsafe import ensure_native as _ensure_native
+
+_ensure_native()
+from . import _native  # noqa: E402
+from ._native import (  # noqa: E402
     DEFAULT_MAX_BYTES,
     AgentInfo,
     Capability,
