@@ -7,7 +7,10 @@
 // Types: ./index.d.ts (hand-written, checked by `tsc --strict` in the tests).
 
 const fs = require('node:fs')
-const native = require('../index.js')
+// The addon, or a stand-in when it cannot load: the guard then answers
+// with its fail policy instead of vanishing (./failsafe.js).
+const failsafe = require('./failsafe.js')
+const native = failsafe.loadNative()
 
 /** Every stable error code, in numeric order (the core's list). */
 const ERROR_CODES = Object.freeze(native.errorCodes())
@@ -578,6 +581,12 @@ class Router {
     return this.use(middleware)
   }
 
+  // Whether this router could gate the event (the failsafe asks, when
+  // the addon cannot load: handlers for it, or middleware).
+  [failsafe.GATES](event) {
+    return this.#middleware.length > 0 || this.handles(event)
+  }
+
   /** Whether any handler is registered for this event. */
   handles(event) {
     return (this.#byKind.get(event.kind)?.length ?? 0) > 0 || (this.#byNative.get(event.native_name)?.length ?? 0) > 0
@@ -696,6 +705,7 @@ async function completeInvocation(router, inv) {
  * answer `{stdout, stderr, exit_code, notes}`.
  */
 async function run(router, argv, payload) {
+  if (native.unavailable) return failsafe.run(router, argv, payload)
   const b = native.begin(argv)
   if (!b.args) throw jsError('invalid_argument', b.stderr.trim())
   let bytes = null
@@ -739,6 +749,7 @@ function divertJsStdout() {
  * native watchdog. Never returns.
  */
 function main(router) {
+  if (native.unavailable) return failsafe.main(router)
   const b = native.begin(process.argv.slice(1))
   if (!b.args) {
     writeErr(b.stderr)

@@ -7,6 +7,7 @@
 // docs/canonical-json.md).
 
 const { Bridge } = require('./bridge.js')
+const failsafe = require('../lib/failsafe.js')
 
 let ah = null
 let ahError = null
@@ -179,6 +180,9 @@ class Engine {
     if (!this.router && !this.command) {
       throw new TypeError('agenthooks plugin: pass a Router, or {command: [...]} for the bridge')
     }
+    // In-process without the addon: say so once, loudly (the hooks still
+    // answer, with the fail policy: lib/failsafe.js).
+    this.notice = this.router ? failsafe.announce(this.log, this.provider) : null
   }
 
   /** The effective policy (the router's or the bridge's, with `fail`). */
@@ -209,6 +213,8 @@ class Engine {
   }
 
   async #inProcess(frame) {
+    const down = failsafe.unavailable()
+    if (down) return this.#failsafe(frame, down)
     const lib = agenthooks()
     const text = JSON.stringify(frame)
     const policy = this.policy()
@@ -225,6 +231,19 @@ class Engine {
       outcome = e
     }
     return lib.answer(ev, outcome, policy)
+  }
+
+  // The addon cannot load: the fail policy answers from the failsafe table,
+  // blocking what this router could have gated.
+  async #failsafe(frame, why) {
+    if (typeof this.router.ready === 'function') {
+      try {
+        await this.router.ready() // a lazily loaded router: its policy
+      } catch (e) {
+        this.log(`agenthooks: ${frame.hook}: ${e && e.message ? e.message : e}`)
+      }
+    }
+    return failsafe.answer({ provider: this.provider, payload: frame, fail: this.policy().fail, router: this.router, why })
   }
 
   async #bridged(frame) {
@@ -252,12 +271,17 @@ class Engine {
 
   /**
    * The fail policy's answer for a frame when no answer came (timeout,
-   * dead bridge): computed by the core when the addon loads, else the
-   * gating hooks' block under fail-closed and nothing otherwise.
+   * dead bridge): computed by the core when the addon loads, else from
+   * the failsafe table (lib/failsafe.js).
    */
   failAnswer(frame, error) {
     const policy = this.policy()
     const text = JSON.stringify(frame)
+    const down = failsafe.unavailable()
+    const code = (error && typeof error.code === 'string' && error.code) || 'handler_error'
+    // In-process, the missing addon is the cause; bridged, the bridge's error.
+    const why = down && this.router ? down : `${code}: ${error && error.message ? error.message : String(error)}`
+    if (down) return failsafe.answer({ provider: this.provider, payload: frame, fail: policy.fail, router: this.router, why })
     try {
       const lib = agenthooks()
       const code = error && typeof error.code === 'string' && lib.ERROR_CODES.includes(error.code) ? error.code : 'handler_error'
@@ -270,29 +294,13 @@ class Engine {
       }
       return lib.failResponse(this.provider, ev, err, policy)
     } catch {
-      return fallbackFail(this.provider, frame, policy, error)
+      return failsafe.answer({ provider: this.provider, payload: frame, fail: policy.fail, router: this.router, why })
     }
   }
 
   close() {
     if (this.bridge) this.bridge.close()
   }
-}
-
-/** The fail answer without the addon (bridge-only installs). */
-function fallbackFail(provider, frame, policy, error) {
-  const none = { stdout: '', stderr: '', exit_code: 0, notes: [] }
-  if (policy.fail !== 'closed') return none
-  const reason = `Blocked because the hook failed (${(error && error.code) || 'handler_error'}); policy is fail-closed.`
-  let out = null
-  if (provider === 'opencode' && (frame.hook === 'tool.execute.before' || frame.hook === 'chat.message')) {
-    out = { throw: reason }
-  } else if (provider === 'openclaw' && frame.hook === 'before_tool_call') {
-    out = { block: true, blockReason: reason }
-  } else if (provider === 'openclaw' && frame.hook === 'before_agent_run') {
-    out = { outcome: 'block', reason }
-  }
-  return out ? { ...none, stdout: JSON.stringify(out) } : none
 }
 
 /** `router` or bridge options from the plugin's first argument. */

@@ -110,6 +110,7 @@ function opencode(routerOrOptions, options) {
 
   return async function agenthooksOpencode(ctx) {
     const engine = new Engine({ ...opts, provider: 'opencode', log, defaultTimeoutMs: 30000, hostVersions: { opencode: '' } })
+    if (engine.notice) logToOpencode(ctx, engine.notice)
     const state = new PluginState(ctx, engine, log, opts)
     const hooks = {}
     for (const name of hookNames) {
@@ -117,6 +118,18 @@ function opencode(routerOrOptions, options) {
     }
     hooks.event = ({ event }) => state.bus(event)
     return hooks
+  }
+}
+
+// A line in OpenCode's own log (`client.app.log`), fire-and-forget: a call
+// through the client during plugin init must not be awaited.
+function logToOpencode(ctx, message) {
+  const app = ctx && ctx.client && ctx.client.app
+  if (!app || typeof app.log !== 'function') return
+  try {
+    Promise.resolve(app.log({ body: { service: 'agenthooks', level: 'error', message } })).catch(() => {})
+  } catch {
+    // no log route in this OpenCode: stderr has the line
   }
 }
 

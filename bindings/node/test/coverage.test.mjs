@@ -60,6 +60,7 @@ const CORE = {
   'install::json::request_json (install / uninstall / doctor)': ['install', 'uninstall', 'doctor'],
   'host (typed RegistryBuilder, plan, runner, audit)': 'through hostRun: one JSON call, the same shapes as `agenthooks host run`',
   'install (typed Manifest, Target, plan, apply, doctor::report)': 'through install / uninstall / doctor: one JSON call each, the CLI shapes',
+  'failsafe (table, MARKER)': 'rendered at build time into lib/fail-table.json, which lib/failsafe.js reads when the addon cannot load',
 }
 
 function dtsExports() {

@@ -13,6 +13,7 @@ const require = createRequire(import.meta.url)
 const { openclaw } = require('../openclaw.js')
 
 const ID = 'agenthooks'
+const GATES = Symbol.for('agenthooks.gates')
 let entry = null
 
 // A router module loaded on first use: register() must stay synchronous.
@@ -34,6 +35,13 @@ function lazyRouter(path) {
     },
     get policy() {
       return loaded ? loaded.policy : {}
+    },
+    // For the failsafe (the addon cannot load): the router's policy and
+    // what it could gate (lib/failsafe.js).
+    ready: () => load(),
+    [GATES](event) {
+      const f = loaded && loaded[GATES]
+      return typeof f === 'function' ? f.call(loaded, event) : true
     },
   }
 }
