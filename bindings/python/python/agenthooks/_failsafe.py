@@ -67,13 +67,15 @@ def ensure_native() -> None:
     """Imports ``agenthooks._native``; when that fails, installs the
     stand-in under that name (and an excepthook, see ``_excepthook``)."""
     global _CAUSE
+    pkg = __name__.rpartition(".")[0]
     try:
-        from . import _native  # noqa: F401
+        # (not `from . import _native`: a missing file would read as a
+        # "circular import")
+        __import__(f"{pkg}._native")
     except Exception as e:  # any failure to load is answered, never fatal
         why = _first_line(str(e)) or "no detail"
         _CAUSE = f"native_unavailable: cannot load agenthooks._native ({type(e).__name__}: {why})"
         stub = _stub(e)
-        pkg = __name__.rpartition(".")[0]
         sys.modules[f"{pkg}._native"] = stub
         setattr(sys.modules[pkg], "_native", stub)
         if sys.excepthook is sys.__excepthook__:
