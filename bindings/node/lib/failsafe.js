@@ -36,7 +36,10 @@ const GATES = Symbol.for('agenthooks.gates')
 
 let state = null // {native, cause}
 let table = null
-let unknownSpelling = false
+// A kind spelling the table does not know was registered: every event then
+// counts as gated. Process-wide (a router may come from another copy of
+// the package than the plugin's).
+const UNKNOWN_SPELLING = Symbol.for('agenthooks.failsafe.unknownSpelling')
 
 function tableOf() {
   table ??= require('./fail-table.json')
@@ -123,7 +126,7 @@ function shim(cause, loadError) {
     parseKind: (s) => {
       const k = t.kind_spellings[normalizeKind(s)]
       if (typeof k === 'string') return k
-      unknownSpelling = true
+      globalThis[UNKNOWN_SPELLING] = true
       return String(s)
     },
   }
@@ -164,7 +167,7 @@ function unavailable() {
 // ---------------------------------------------------------------- answers
 
 function gates(router, name, kind, provider) {
-  if (!router || unknownSpelling) return true
+  if (!router || globalThis[UNKNOWN_SPELLING]) return true
   const f = router[GATES]
   if (typeof f !== 'function') return true
   try {

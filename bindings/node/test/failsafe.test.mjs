@@ -37,6 +37,7 @@ import { Router, Decision, main, Policy, when, canonical } from 'agenthooks'
 const router = new Router({ policy: process.env.AH_FAIL ? Policy.failClosed().withFail(process.env.AH_FAIL) : undefined })
 router.onToolPre(when(canonical('shell'), (e) => e.tool.command.includes('rm -rf') ? Decision.deny('destructive command') : undefined))
 if (process.env.AH_MIDDLEWARE) router.use((e, next) => next(e))
+if (process.env.AH_SPELLING) router.on(process.env.AH_SPELLING, () => undefined)
 main(router)
 `)
   return root
@@ -111,6 +112,10 @@ test('main(): events the router cannot gate, and stop events, are not blocked', 
   assert.equal(r.code, 0, 'no prompt handler: nothing to block')
   r = hook(MISSING, ['agenthooks', 'run', '--provider=claude-code'], prompt, { AH_FAIL: 'closed', AH_MIDDLEWARE: '1' })
   assert.equal(r.code, 2, 'middleware could gate the prompt')
+  r = hook(MISSING, ['agenthooks', 'run', '--provider=claude-code'], prompt, { AH_FAIL: 'closed', AH_SPELLING: 'user_prompt_submit' })
+  assert.equal(r.code, 2, 'a prompt handler registered under another spelling')
+  r = hook(MISSING, ['agenthooks', 'run', '--provider=claude-code'], prompt, { AH_FAIL: 'closed', AH_SPELLING: 'no-such-kind' })
+  assert.equal(r.code, 2, 'a spelling the table does not know: gated')
   const stop = JSON.stringify({ hook_event_name: 'Stop' })
   r = hook(MISSING, ['agenthooks', 'run', '--provider=claude-code'], stop, { AH_FAIL: 'closed', AH_MIDDLEWARE: '1' })
   assert.equal(r.code, 0, 'exit 2 on Stop would keep the agent looping')
