@@ -214,11 +214,16 @@ def test_doctor_reports_a_hook_whose_native_part_cannot_load(site: pathlib.Path,
     wrapper = tmp_path / "guard.sh"
     wrapper.write_text(f"#!/bin/sh\nPYTHONPATH={site} exec {PYTHON} -s {site / 'guard.py'} \"$@\"\n")
     wrapper.chmod(0o755)
-    cmd = f"{wrapper} agenthooks run --provider=claude-code --fail=closed --hook-id=m:guard"
-    settings = {"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": cmd}]}]}}
-    (home / ".claude" / "settings.json").write_text(json.dumps(settings))
+    manifest = tmp_path / "hooks.toml"
+    manifest.write_text(f'id = "guard"\nprogram = "{wrapper}"\nfail = "closed"\n\n'
+                        '[[hooks]]\nkind = "tool.pre"\nmatch = "shell"\n')
     env = {k: v for k, v in os.environ.items() if not k.startswith("AH_")}
+    env["AGENTHOOKS_STATE_DIR"] = str(tmp_path / "state")  # doctor runs only what install recorded
+    p = subprocess.run([str(CLI), "install", "--agent=claude-code", "--scope=user", f"--manifest={manifest}",
+                        "--home", str(home), "--project", str(tmp_path)],
+                       capture_output=True, text=True, env=env, timeout=60)
+    assert p.returncode == 0, p.stdout + p.stderr
     p = subprocess.run([str(CLI), "doctor", "--home", str(home), "--project", str(tmp_path)],
                        capture_output=True, text=True, env=env, timeout=60)
     assert p.returncode == 1, p.stdout + p.stderr
-    assert "FAILED  m:guard" in p.stdout and "native part cannot load: cannot load agenthooks._native" in p.stdout, p.stdout
+    assert "FAILED" in p.stdout and "native part cannot load: cannot load agenthooks._native" in p.stdout, p.stdout
