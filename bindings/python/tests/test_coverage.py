@@ -84,6 +84,7 @@ EXCLUDED: Dict[str, str] = {
     "is_empty_value": "the canonical-JSON presence rule, applied inside Event.to_json()",
     "tool_names": "classification tables, applied by decode (ToolCall.canonical, ToolCall.mcp)",
     "dedupe": "runtime-internal: applied by the core's prepare() once the runtime calls it",
+    "state": "runtime-internal: the private per-user state root prepare() and install use",
     "failsafe": "rendered at build time into _fail_table.json, which _failsafe.py reads when _native cannot load",
 }
 
