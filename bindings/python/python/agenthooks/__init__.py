@@ -24,10 +24,14 @@ the core (``agenthooks._native``, a Rust extension).
 from __future__ import annotations
 
 # A native part that cannot load must not take the guard down: a pure-Python
-# stand-in then answers with the fail policy (see _failsafe.py).
-from ._failsafe import ensure_native as _ensure_native
+# stand-in then answers with the fail policy (see _failsafe.py). (Not `from
+# . import _native` here: a missing file would read as a circular import.)
+try:
+    __import__(f"{__name__}._native")
+except Exception as _load_error:
+    from ._failsafe import install_stand_in as _install_stand_in
 
-_ensure_native()
+    _install_stand_in(_load_error)
 from . import _native  # noqa: E402
 from ._native import (  # noqa: E402
     DEFAULT_MAX_BYTES,

@@ -4,8 +4,9 @@ A hook whose Rust extension fails to import (a wheel for another platform,
 a corrupted or missing ``.so``, an ABI mismatch) would die with a traceback
 and exit 1, which Claude Code, Codex and most agents read as "no opinion":
 the tool runs, whatever the hook's fail policy said. Instead,
-``ensure_native()`` (called first by ``agenthooks/__init__.py``) installs a
-pure-Python stand-in for ``_native`` when the import fails: ``import
+``agenthooks/__init__.py`` imports this module only when that import
+fails, and ``install_stand_in()`` puts a pure-Python stand-in in
+``_native``'s place: ``import
 agenthooks`` works, ``Router``, the decorators, ``Policy`` and the decision
 builders stay usable, and ``main(router)`` answers every call with the
 declared fail policy (the router's, or ``--fail=`` in argv) in the agent's
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
     from types import ModuleType
     from typing import Any, Dict, List, NoReturn, Optional, Sequence, Tuple
 
-__all__ = ["ensure_native", "NativeUnavailableError", "cause", "answer", "main", "run"]
+__all__ = ["install_stand_in", "NativeUnavailableError", "cause", "answer", "main", "run"]
 
 #: ``native_unavailable: <why>`` once the stand-in is installed, else None.
 _CAUSE: Optional[str] = None
@@ -63,23 +64,19 @@ def _first_line(text: str, limit: int = 400) -> str:
     return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
-def ensure_native() -> None:
-    """Imports ``agenthooks._native``; when that fails, installs the
-    stand-in under that name (and an excepthook, see ``_excepthook``)."""
+def install_stand_in(error: BaseException) -> None:
+    """Called by ``agenthooks/__init__.py`` when ``_native`` failed to
+    import with ``error``: installs the stand-in under that name (and an
+    excepthook, see ``_excepthook``)."""
     global _CAUSE
     pkg = __name__.rpartition(".")[0]
-    try:
-        # (not `from . import _native`: a missing file would read as a
-        # "circular import")
-        __import__(f"{pkg}._native")
-    except Exception as e:  # any failure to load is answered, never fatal
-        why = _first_line(str(e)) or "no detail"
-        _CAUSE = f"native_unavailable: cannot load agenthooks._native ({type(e).__name__}: {why})"
-        stub = _stub(e)
-        sys.modules[f"{pkg}._native"] = stub
-        setattr(sys.modules[pkg], "_native", stub)
-        if sys.excepthook is sys.__excepthook__:
-            sys.excepthook = _excepthook
+    why = _first_line(str(error)) or "no detail"
+    _CAUSE = f"native_unavailable: cannot load agenthooks._native ({type(error).__name__}: {why})"
+    stub = _stub(error)
+    sys.modules[f"{pkg}._native"] = stub
+    setattr(sys.modules[pkg], "_native", stub)
+    if sys.excepthook is sys.__excepthook__:
+        sys.excepthook = _excepthook
 
 
 def _table() -> Dict[str, Any]:

@@ -26,7 +26,7 @@ import json
 import os
 import sys
 
-from . import _failsafe, _native
+from . import _native
 from ._native import Decision, Response
 from .errors import AgentHooksError
 
@@ -98,7 +98,9 @@ def run(router: Router, argv: Sequence[str], payload: Union[bytes, str]) -> Resp
     ``main`` would answer for ``argv`` and this stdin payload, without
     touching the process's stdout or exiting. A hung handler is abandoned
     on its daemon thread."""
-    if _failsafe.cause() is not None:  # the native core cannot load
+    if getattr(_native, "NATIVE_UNAVAILABLE", None):  # the core cannot load: _failsafe.py
+        from . import _failsafe
+
         return _failsafe.run(router, argv, payload)  # type: ignore[return-value]
     args = _prepare_args(argv)
     if isinstance(args, Response):
@@ -236,7 +238,9 @@ def main(router: Router, argv: Optional[Sequence[str]] = None) -> NoReturn:
     (``<program> agenthooks run --provider=<id> ...``), reads the payload
     from stdin, runs the router within the deadline, writes the agent's
     answer and exits with its exit code."""
-    if _failsafe.cause() is not None:  # the native core cannot load
+    if getattr(_native, "NATIVE_UNAVAILABLE", None):  # the core cannot load: _failsafe.py
+        from . import _failsafe
+
         _failsafe.main(router, argv)
     argv = list(sys.argv if argv is None else argv)
     args = _prepare_args(argv)
