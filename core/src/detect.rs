@@ -448,8 +448,8 @@ fn env_hits(env: &dyn Fn(&str) -> Option<String>, map: Option<&Map<String, Value
 }
 
 /// Parses the payload (stdin, else the last JSON-object argv element) as a
-/// JSON object; `None` for anything else. Bounded by [`DEFAULT_MAX_BYTES`]
-/// and serde_json's nesting limit.
+/// JSON object; `None` for anything else. Bounded by [`DEFAULT_MAX_BYTES`];
+/// reads what the agents' `JSON.parse` reads (`dialect::json`).
 fn parse(payload: &[u8], argv: &[String]) -> Option<Map<String, Value>> {
     let blank = payload.iter().all(u8::is_ascii_whitespace);
     let bytes: &[u8] = if blank {
@@ -461,10 +461,7 @@ fn parse(payload: &[u8], argv: &[String]) -> Option<Map<String, Value>> {
     } else {
         payload
     };
-    if bytes.len() > DEFAULT_MAX_BYTES {
-        return None;
-    }
-    serde_json::from_slice::<Map<String, Value>>(bytes).ok()
+    crate::dialect::parse_object(bytes, DEFAULT_MAX_BYTES).ok()
 }
 
 /// The variant, where the provider's doc says how to tell.

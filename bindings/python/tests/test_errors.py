@@ -53,7 +53,7 @@ def test_user_constructed_errors_take_the_class_code() -> None:
         (lambda: ah.decode("claude-code", b"{}"), ah.InvalidPayloadError, "missing_event"),
         (lambda: ah.decode("claude-code", b'{"hook_event_name":"PreToolUse","x":1}', max_bytes=3),
          ah.InvalidPayloadError, "too_large"),
-        (lambda: ah.decode("claude-code", b"[" * 5000 + b"]" * 5000), ah.InvalidPayloadError, "too_deep"),
+        (lambda: ah.decode("claude-code", b"[" * 5000 + b"]" * 5000), ah.InvalidPayloadError, "not_an_object"),
         (lambda: ah.decode("vim", PRE), ah.InvalidArgumentError, "unknown_provider"),
         (lambda: ah.parse_kind("launch"), ah.InvalidArgumentError, "unknown_event_spelling"),
         (lambda: ah.Decision.from_json('{"kind":"deny","why":"x"}'), ah.InvalidDecisionError, "invalid_decision"),

@@ -8,8 +8,10 @@ use crate::model::{Provider, Response};
 /// Default payload size limit: 64 MiB.
 pub const DEFAULT_MAX_BYTES: usize = 64 * 1024 * 1024;
 
-/// Parses payload bytes into a JSON object: size, UTF-8, syntax, depth and
-/// type are checked, each with its own error code.
+/// Parses payload bytes into a JSON object: size, UTF-8, syntax and type
+/// are checked, each with its own error code. Whatever the agents' own
+/// `JSON.parse` accepts decodes (lone surrogates, any depth, huge numbers;
+/// see [`super::json`]).
 pub fn parse_object(payload: &[u8], max_bytes: usize) -> Result<Map<String, Value>, Error> {
     if payload.len() > max_bytes {
         return Err(Error::TooLarge {
@@ -21,7 +23,7 @@ pub fn parse_object(payload: &[u8], max_bytes: usize) -> Result<Map<String, Valu
         what: "payload",
         offset: e.valid_up_to(),
     })?;
-    let v: Value = serde_json::from_str(text).map_err(|e| Error::from_json(&e))?;
+    let v: Value = super::json::parse_value(text)?;
     match v {
         Value::Object(m) => Ok(m),
         other => Err(Error::NotAnObject {

@@ -378,7 +378,7 @@ fn json_text(v: Value) -> Value {
     if let Value::String(s) = &v {
         let t = s.trim_start();
         if t.starts_with('{') || t.starts_with('[') {
-            if let Ok(parsed) = serde_json::from_str::<Value>(s) {
+            if let Ok(parsed) = super::json::parse_value(s) {
                 return parsed;
             }
         }
@@ -693,7 +693,7 @@ pub fn argv_payload<S: AsRef<str>>(argv: &[S]) -> Option<(usize, Vec<u8>)> {
             let t = a.as_ref().trim();
             t.starts_with('{')
                 && t.ends_with('}')
-                && matches!(serde_json::from_str::<Value>(t), Ok(Value::Object(_)))
+                && super::parse_object(t.as_bytes(), super::DEFAULT_MAX_BYTES).is_ok()
         })
         .map(|(i, a)| (i, a.as_ref().as_bytes().to_vec()))
 }

@@ -8,6 +8,7 @@ pub mod copilot;
 pub mod cursor;
 pub(crate) mod fields;
 pub mod gemini;
+pub mod json;
 pub mod kimi;
 pub mod openclaw;
 pub mod opencode;
@@ -192,15 +193,11 @@ pub fn fail_response_for_payload(
     fail_response(provider, None, error, policy)
 }
 
-/// The event name of a payload that may not fully decode (bounded, never
-/// panics): `hook_event_name` or `hookEventName` when the bytes are a JSON
-/// object.
+/// The event name of a payload that may not decode at all (invalid UTF-8,
+/// too large, not JSON): read tolerantly from its top-level keys, see
+/// [`json::peek_event_name`].
 fn peek_event_name(payload: &[u8]) -> Option<String> {
-    let map = parse_object(payload, DEFAULT_MAX_BYTES).ok()?;
-    ["hook_event_name", "hookEventName"]
-        .iter()
-        .find_map(|k| map.get(*k).and_then(serde_json::Value::as_str))
-        .map(str::to_string)
+    json::peek_event_name(payload)
 }
 
 /// The unified kind of a provider's native event name.

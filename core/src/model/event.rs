@@ -225,9 +225,15 @@ impl Event {
         std::str::from_utf8(&self.raw).unwrap_or("{}")
     }
 
-    /// The payload parsed (parsed on each call; keep the result).
+    /// The payload parsed (parsed on each call; keep the result), as the
+    /// unified view reads it (`dialect::json`: lone surrogates as U+FFFD,
+    /// containers nested 128 deep or more as their JSON text); `null` when
+    /// it is not JSON.
     pub fn raw_json(&self) -> Value {
-        serde_json::from_slice(&self.raw).unwrap_or(Value::Null)
+        std::str::from_utf8(&self.raw)
+            .ok()
+            .and_then(|t| crate::dialect::json::parse_value(t).ok())
+            .unwrap_or(Value::Null)
     }
 
     /// Whether the event comes from inside a subagent.
@@ -240,7 +246,7 @@ impl Event {
         let mut s = serde_json::to_string(self).unwrap_or_else(|_| "{}".into());
         // `s` always ends with `}` and has at least provider/kind keys.
         s.pop();
-        s.reserve(self.raw.len() + 8);
+        s.reserve(self.raw.len().saturating_add(8));
         s.push_str(",\"raw\":");
         s.push_str(self.raw_str().trim());
         s.push('}');

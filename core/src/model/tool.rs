@@ -294,7 +294,7 @@ pub fn input_object(raw: &Value) -> Map<String, Value> {
         Value::String(s) => {
             let t = s.trim_start();
             if t.starts_with('{') {
-                if let Ok(Value::Object(m)) = serde_json::from_str::<Value>(s) {
+                if let Ok(Value::Object(m)) = crate::dialect::json::parse_value(s) {
                     return m;
                 }
             }
