@@ -3,7 +3,43 @@
 //! The argv contract written into generated configs:
 //! `<program> agenthooks run --provider=<id> [--event=<native name>]
 //! [--variant=..] [--timeout=<s>] [--fail=open|closed] [--hook-id=<id>]
-//! [--match=<matcher>]`; the word `agenthooks` may stand anywhere in argv.
+//! [--match=<matcher>] [--max-bytes=<n>]`; the word `agenthooks` may stand
+//! anywhere in argv (what comes before it belongs to the program).
+//!
+//! Every language's run entry goes through the same two core steps, so they
+//! all answer byte for byte alike: [`launch`] (argv alone: usage, `serve`,
+//! or a [`Plan`] for one call) and [`start`] (the plan, the router's policy
+//! and the stdin bytes: the complete answer, or an [`Invocation`] for the
+//! handlers). The argv rules, decided once here:
+//!
+//! - **An unknown option** (`--timout=5`) is ignored with a warning on
+//!   stderr, and everything else still applies: an older program meets a
+//!   config written by a newer install. An unexpected positional argument
+//!   is ignored the same way.
+//! - **A value that cannot be used** (`--timeout=ten`, `--fail=closd`,
+//!   `--max-bytes=lots`, an option without its value, an unknown command)
+//!   or **an unknown provider** (`--provider=claude-cod`) stops the run:
+//!   the answer is the fail policy's, in the most blocking form the agent
+//!   understands, with a message on stderr. The policy is `--fail` when it
+//!   parses, else the router's; an unparsable `--fail` counts as `closed`
+//!   (a typo must never open a guard that was configured closed, and a
+//!   config with a typo has to be fixed either way).
+//! - With a known provider that answer is the provider's own (its deny
+//!   where the event can be denied: [`dialect::fail_response`]). With an
+//!   unknown provider the dialect is unknown: fail-open answers "no
+//!   opinion" (exit 0, empty stdout, a message on stderr); fail-closed
+//!   answers **exit 2 with the reason on stderr and nothing on stdout**, the
+//!   one answer every command-hook agent reads as a block (Claude Code,
+//!   Codex, Cursor, Gemini CLI, Kimi Code and Copilot CLI; see
+//!   [`universal_answer`] and `fixtures/runtime/`), except on stop events,
+//!   where exit 2 means "continue" and "no opinion" is answered instead.
+//! - **The payload** is stdin, read first and bounded by `--max-bytes`. The
+//!   legacy argv-payload modes (older Cursor CLI builds, Codex `notify`:
+//!   cursor.md §1.2, codex.md §4.7) append the JSON as the *last* argument
+//!   and leave stdin empty; so the last argument is the payload only when
+//!   it comes after the `agenthooks` word, is a JSON object, and stdin holds
+//!   nothing but whitespace. A JSON argument anywhere else (a config blob
+//!   of the program, before the word) is never a payload.
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -14,7 +50,7 @@ use std::time::Duration;
 use crate::dialect::{self, DEFAULT_MAX_BYTES, DecodeOptions};
 use crate::error::Error;
 use crate::model::{
-    Decision, DecisionKind, Detection, Event, Fail, Kind, Policy, Provider, Response,
+    Decision, DecisionKind, Detection, Event, Fail, Kind, Note, Policy, Provider, Response,
 };
 use crate::router::Router;
 
@@ -44,87 +80,244 @@ pub struct RunArgs {
     pub state_dir: Option<PathBuf>,
 }
 
-/// Finds the `agenthooks` word in argv and parses what follows it.
-/// Returns `Ok(None)` when the word is absent.
-pub fn parse_args<S: AsRef<str>>(argv: &[S]) -> Result<Option<RunArgs>, Error> {
-    let Some(pos) = argv.iter().position(|a| a.as_ref() == "agenthooks") else {
-        return Ok(None);
+/// How a hook process starts, decided from argv alone (no I/O): see
+/// [`launch`].
+#[derive(Debug)]
+pub enum Launch {
+    /// The run ends here: write this answer and exit with its code (no
+    /// `agenthooks` word: usage and 64; `serve` with an option it cannot
+    /// use: a message and 2).
+    Answer(Response),
+    /// One hook call: read stdin up to [`Plan::read_limit`]
+    /// ([`read_stdin`]), then [`start`].
+    Run(Plan),
+    /// The NDJSON loop of the plugin bridges: write [`Plan::warnings`] to
+    /// stderr, then serve with `plan.args`.
+    Serve(Plan),
+}
+
+/// One hook call as argv describes it (the result of [`launch`]).
+#[derive(Debug, Clone, Default)]
+pub struct Plan {
+    /// The arguments, as far as they parsed (`fail` is `closed` when the
+    /// `--fail` value did not parse).
+    pub args: RunArgs,
+    /// Warnings for stderr (unknown options, ignored arguments), one line
+    /// each, each ending in a newline; [`start`] puts them in front of the
+    /// answer's stderr.
+    pub warnings: String,
+    /// The first value that cannot be used (or the unknown provider or
+    /// command): [`start`] answers it per the fail policy.
+    pub problem: Option<Error>,
+    /// The last argument when it is a JSON object after the `agenthooks`
+    /// word: the payload of the legacy argv modes, used only when stdin
+    /// holds nothing but whitespace.
+    pub argv_payload: Option<Vec<u8>>,
+}
+
+impl Plan {
+    /// How many bytes of stdin to accept (`--max-bytes`, else the
+    /// default); [`read_bounded`] keeps one more to detect "too large".
+    pub fn read_limit(&self) -> usize {
+        self.args.max_bytes.unwrap_or(DEFAULT_MAX_BYTES)
+    }
+}
+
+/// The usage line for a program started without the `agenthooks` word.
+pub fn usage(program: Option<&str>) -> String {
+    format!(
+        "agenthooks: this program is a coding-agent hook; run it as `{} agenthooks run --provider=<agent>` with the payload on stdin\n",
+        program.unwrap_or("<program>")
+    )
+}
+
+/// Decides how a hook process starts from its argv (program first), with
+/// the rules of the module docs. Never fails: what cannot be used is a
+/// warning or the plan's `problem`.
+pub fn launch<S: AsRef<str>>(argv: &[S]) -> Launch {
+    let Some(plan) = parse_plan(argv) else {
+        return Launch::Answer(Response {
+            stderr: usage(argv.first().map(AsRef::as_ref)),
+            exit_code: 64,
+            ..Response::default()
+        });
     };
-    let rest: Vec<&str> = argv[pos + 1..].iter().map(AsRef::as_ref).collect();
-    let mut args = RunArgs {
-        command: "run".into(),
-        ..RunArgs::default()
+    if plan.args.command != "serve" {
+        return Launch::Run(plan);
+    }
+    match &plan.problem {
+        // The bridge sees the process end and applies its own fail policy.
+        Some(e) => Launch::Answer(Response {
+            stderr: format!(
+                "{}agenthooks: {}: {e} (cannot serve)\n",
+                plan.warnings,
+                e.code()
+            ),
+            exit_code: 2,
+            ..Response::default()
+        }),
+        None => Launch::Serve(plan),
+    }
+}
+
+/// Whether an argument is the JSON-object payload of the legacy argv modes.
+fn is_json_object(a: &str) -> bool {
+    let t = a.trim();
+    t.starts_with('{')
+        && t.ends_with('}')
+        && crate::dialect::parse_object(t.as_bytes(), DEFAULT_MAX_BYTES).is_ok()
+}
+
+fn parse_plan<S: AsRef<str>>(argv: &[S]) -> Option<Plan> {
+    let pos = argv.iter().position(|a| a.as_ref() == "agenthooks")?;
+    let mut rest: Vec<&str> = argv[pos + 1..].iter().map(AsRef::as_ref).collect();
+    let mut plan = Plan {
+        args: RunArgs {
+            command: "run".into(),
+            ..RunArgs::default()
+        },
+        ..Plan::default()
     };
+    if rest
+        .last()
+        .is_some_and(|a| !a.starts_with("--") && is_json_object(a))
+    {
+        plan.argv_payload = rest.pop().map(|a| a.as_bytes().to_vec());
+    }
     let bad = |m: String| Error::InvalidArgument { message: m };
+    fn problem(plan: &mut Plan, e: Error) {
+        if plan.problem.is_none() {
+            plan.problem = Some(e);
+        }
+    }
     let mut i = 0;
+    if let Some(first) = rest.first().filter(|a| !a.starts_with("--")) {
+        plan.args.command = first.to_string();
+        i = 1;
+        if *first != "run" && *first != "serve" {
+            let e = bad(format!(
+                "unknown command `{first}` (expected `run` or `serve`)"
+            ));
+            problem(&mut plan, e);
+        }
+    }
     while i < rest.len() {
         let a = rest[i];
+        i += 1;
         if !a.starts_with("--") {
-            if i == 0 {
-                args.command = a.to_string();
-                i += 1;
-                continue;
-            }
-            return Err(bad(format!("unexpected argument `{a}`")));
+            plan.warnings.push_str(&format!(
+                "agenthooks: warning: ignored unexpected argument `{a}`\n"
+            ));
+            continue;
+        }
+        let known = matches!(
+            a.split_once('=').map_or(a, |(k, _)| k),
+            "--provider"
+                | "--agent"
+                | "--dialect"
+                | "--event"
+                | "--variant"
+                | "--timeout"
+                | "--fail"
+                | "--hook-id"
+                | "--match"
+                | "--max-bytes"
+        );
+        if !known {
+            plan.warnings.push_str(&format!(
+                "agenthooks: warning: ignored unknown option `{a}` (a newer agenthooks wrote this config?)\n"
+            ));
+            continue;
         }
         let (key, val) = match a.split_once('=') {
             Some((k, v)) => (k, v.to_string()),
-            None => {
-                let v = rest
-                    .get(i + 1)
-                    .ok_or_else(|| bad(format!("`{a}` needs a value")))?;
-                i += 1;
-                (a, v.to_string())
-            }
+            None => match rest.get(i) {
+                Some(v) => {
+                    i += 1;
+                    (a, v.to_string())
+                }
+                None => {
+                    let e = bad(format!("`{a}` needs a value"));
+                    problem(&mut plan, e);
+                    if a == "--fail" {
+                        plan.args.fail = Some(Fail::Closed);
+                    }
+                    continue;
+                }
+            },
         };
         match key {
-            "--provider" | "--agent" | "--dialect" => args.provider = Some(val),
-            "--event" => args.event = Some(val),
-            "--variant" => args.variant = Some(val),
-            "--timeout" => {
-                args.timeout_s = Some(
-                    val.parse()
-                        .map_err(|_| bad(format!("--timeout: `{val}` is not a number")))?,
-                )
+            "--provider" | "--agent" | "--dialect" => {
+                if let Err(e) = Provider::parse(&val) {
+                    problem(&mut plan, e);
+                }
+                plan.args.provider = Some(val);
             }
-            "--fail" => {
-                args.fail = Some(match val.as_str() {
-                    "open" => Fail::Open,
-                    "closed" => Fail::Closed,
-                    _ => return Err(bad(format!("--fail: `{val}` (expected open or closed)"))),
-                })
-            }
-            "--hook-id" => args.hook_id = Some(val),
-            "--match" => args.matcher = Some(val),
-            "--max-bytes" => {
-                args.max_bytes = Some(
-                    val.parse()
-                        .map_err(|_| bad(format!("--max-bytes: `{val}`")))?,
-                )
-            }
-            _ => return Err(bad(format!("unknown option `{key}`"))),
+            "--event" => plan.args.event = Some(val),
+            "--variant" => plan.args.variant = Some(val),
+            "--hook-id" => plan.args.hook_id = Some(val),
+            "--match" => plan.args.matcher = Some(val),
+            "--timeout" => match val.trim().parse::<f64>() {
+                Ok(t) if t.is_finite() && t > 0.0 => plan.args.timeout_s = Some(t),
+                _ => {
+                    let e = bad(format!(
+                        "--timeout: `{val}` is not a number of seconds greater than 0"
+                    ));
+                    problem(&mut plan, e);
+                }
+            },
+            "--fail" => match val.as_str() {
+                "open" => plan.args.fail = Some(Fail::Open),
+                "closed" => plan.args.fail = Some(Fail::Closed),
+                _ => {
+                    // A typo must not open a guard: read it as closed.
+                    plan.args.fail = Some(Fail::Closed);
+                    let e = bad(format!(
+                        "--fail: `{val}` is neither `open` nor `closed` (read as closed)"
+                    ));
+                    problem(&mut plan, e);
+                }
+            },
+            "--max-bytes" => match val.trim().parse::<usize>() {
+                Ok(n) => plan.args.max_bytes = Some(n),
+                Err(_) => {
+                    let e = bad(format!(
+                        "--max-bytes: `{val}` is not a byte count (0 to {})",
+                        usize::MAX
+                    ));
+                    problem(&mut plan, e);
+                }
+            },
+            _ => {}
         }
-        i += 1;
     }
-    if args.command != "run" && args.command != "serve" {
-        return Err(bad(format!(
-            "unknown command `{}` (expected `run` or `serve`)",
-            args.command
-        )));
+    Some(plan)
+}
+
+/// Strict parsing, for tools that validate a configured command: finds the
+/// `agenthooks` word and parses what follows it; `Ok(None)` when the word
+/// is absent. Unlike a hook run ([`launch`]), an unknown option, an
+/// ignored argument, a bad value or an unknown provider is an
+/// `invalid_argument` (or `unknown_provider`) error. A JSON-object last
+/// argument is the legacy argv payload, not an error.
+pub fn parse_args<S: AsRef<str>>(argv: &[S]) -> Result<Option<RunArgs>, Error> {
+    let Some(plan) = parse_plan(argv) else {
+        return Ok(None);
+    };
+    if let Some(e) = plan.problem {
+        return Err(e);
     }
-    Ok(Some(args))
+    if let Some(w) = plan.warnings.lines().next() {
+        return Err(Error::InvalidArgument {
+            message: w.trim_start_matches("agenthooks: warning: ").to_string(),
+        });
+    }
+    Ok(Some(plan.args))
 }
 
 /// Reads at most `limit` bytes; more is a `too_large` error.
-pub fn read_limited(mut r: impl Read, limit: usize) -> Result<Vec<u8>, Error> {
-    let mut buf = Vec::new();
-    (&mut r)
-        .take(limit as u64 + 1)
-        .read_to_end(&mut buf)
-        .map_err(|e| Error::Io {
-            what: "reading stdin".into(),
-            source: e,
-        })?;
+pub fn read_limited(r: impl Read, limit: usize) -> Result<Vec<u8>, Error> {
+    let buf = read_bounded(r, limit)?;
     if buf.len() > limit {
         return Err(Error::TooLarge {
             what: "stdin payload",
@@ -132,6 +325,31 @@ pub fn read_limited(mut r: impl Read, limit: usize) -> Result<Vec<u8>, Error> {
         });
     }
     Ok(buf)
+}
+
+/// Reads to the end, keeping at most `limit + 1` bytes: a result longer
+/// than `limit` means the input was too large, and [`start`] answers
+/// `too_large` per the fail policy with what was read (enough to tell a
+/// stop event from a gating one). Fails only with `io`.
+pub fn read_bounded(r: impl Read, limit: usize) -> Result<Vec<u8>, Error> {
+    let mut buf = Vec::new();
+    let cap = u64::try_from(limit).unwrap_or(u64::MAX).saturating_add(1);
+    r.take(cap).read_to_end(&mut buf).map_err(|e| Error::Io {
+        what: "reading stdin".into(),
+        source: e,
+    })?;
+    Ok(buf)
+}
+
+/// The process's stdin as [`read_bounded`] reads it; a terminal counts as
+/// empty (nobody piped a payload: never wait for a human to type one).
+pub fn read_stdin(limit: usize) -> Result<Vec<u8>, Error> {
+    use std::io::IsTerminal;
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        return Ok(Vec::new());
+    }
+    read_bounded(stdin.lock(), limit)
 }
 
 /// The effective policy: the router's, with argv overrides.
@@ -159,7 +377,8 @@ pub struct Invocation {
     /// Handler deadline in milliseconds.
     pub deadline_ms: u64,
     counter: Option<ContinuationCounter>,
-    /// Diagnostics for stderr (unsafe state, ...), added to the answer.
+    /// Diagnostics for stderr (unsafe state, argv warnings, an unknown
+    /// event name, ...), added to the answer.
     warnings: Vec<String>,
 }
 
@@ -196,13 +415,10 @@ pub fn prepare(
     };
     let (provider, detection, variant) = match detected {
         Ok(d) => d,
+        // Unknown agent: the fail policy in a form every agent reads.
         Err(e) => {
-            // Unknown agent: the safest answer every agent reads as "no
-            // opinion" is exit 0 with empty stdout, plus a diagnostic.
-            return Err(Response {
-                stderr: format!("agenthooks: {}: {e}\n", e.code()),
-                ..Response::default()
-            });
+            let bytes = payload.as_deref().ok();
+            return Err(universal_answer(&e, &policy, bytes, args.event.as_deref()));
         }
     };
     let payload = payload.map_err(|e| dialect::fail_response(provider, None, &e, &policy))?;
@@ -296,6 +512,238 @@ impl Invocation {
         }
         r
     }
+}
+
+/// Step one of a hook run from a [`Plan`] (every language's run entry calls
+/// it): picks the payload (stdin, else the legacy argv payload), answers a
+/// plan `problem` per the fail policy (module docs), else [`prepare`]s the
+/// invocation. `policy` is the router's; `stdin` what [`read_bounded`]
+/// (or [`read_stdin`]) returned. `Err` is the complete answer. The plan's
+/// warnings, and a note on an event name agenthooks does not know, are put
+/// in front of the answer's stderr.
+pub fn start(
+    plan: &Plan,
+    policy: &Policy,
+    stdin: Result<Vec<u8>, Error>,
+) -> Result<Invocation, Response> {
+    let blank = |b: &[u8]| b.iter().all(u8::is_ascii_whitespace);
+    let payload = match (stdin, &plan.argv_payload) {
+        (Ok(b), Some(ap)) if blank(&b) => Ok(ap.clone()),
+        // No usable stdin at all (closed): the argv payload, if any.
+        (Err(Error::Io { .. }), Some(ap)) => Ok(ap.clone()),
+        (other, _) => other,
+    };
+    let with_warnings = |mut r: Response| {
+        r.stderr.insert_str(0, &plan.warnings);
+        r
+    };
+    if let Some(problem) = &plan.problem {
+        return Err(with_warnings(problem_answer(
+            plan, policy, problem, payload,
+        )));
+    }
+    match prepare(&plan.args, policy, payload) {
+        Ok(mut inv) => {
+            // Argv warnings lead, then what prepare found.
+            if !plan.warnings.is_empty() {
+                inv.warnings.insert(0, plan.warnings.clone());
+            }
+            if let Some(n) = unrecognised_event(&inv.event) {
+                inv.warnings.push(n);
+            }
+            Ok(inv)
+        }
+        Err(answer) => Err(with_warnings(answer)),
+    }
+}
+
+/// The answer to a plan whose argv cannot be used: the fail policy (argv's
+/// `--fail`, else the router's), in the provider's own form when the
+/// provider is known (a decoded event gets its exact blocking answer),
+/// else in the [`universal_answer`].
+fn problem_answer(
+    plan: &Plan,
+    policy: &Policy,
+    problem: &Error,
+    payload: Result<Vec<u8>, Error>,
+) -> Response {
+    let args = &plan.args;
+    let mut policy = policy.clone();
+    if let Some(f) = args.fail {
+        policy.fail = f;
+    }
+    let env = |k: &str| std::env::var(k).ok();
+    let provider = match (args.provider.as_deref(), &payload) {
+        (Some(p), _) => Provider::parse(p).ok(),
+        (None, Ok(bytes)) if bytes.len() <= plan.read_limit() => {
+            crate::detect::detect(None, &env, &[], bytes)
+                .ok()
+                .map(|(p, _, _)| p)
+        }
+        (None, _) => None,
+    };
+    let Some(provider) = provider else {
+        return universal_answer(
+            problem,
+            &policy,
+            payload.as_deref().ok(),
+            args.event.as_deref(),
+        );
+    };
+    let bytes = match payload {
+        Ok(b) => b,
+        Err(_) => return dialect::fail_response(provider, None, problem, &policy),
+    };
+    let opts = DecodeOptions {
+        variant: args.variant.clone(),
+        event: args.event.clone(),
+        max_bytes: plan.read_limit(),
+        detection: Detection::Config,
+    };
+    match dialect::decode_vec(provider, bytes, &opts) {
+        Ok(ev) => dialect::fail_response(provider, Some(&ev), problem, &policy),
+        Err((_, bytes)) => dialect::fail_response_for_payload(provider, &bytes, problem, &policy),
+    }
+}
+
+/// The fail policy's answer when the agent is unknown (an unknown or
+/// missing `--provider` that the environment and payload do not settle),
+/// so the answer must mean the same to every agent that runs command
+/// hooks:
+///
+/// - fail-open: exit 0, empty stdout, the message on stderr: "no opinion"
+///   everywhere (Cursor and Gemini CLI log or show the message).
+/// - fail-closed: exit 2, empty stdout, the message on stderr. Exit 2 with
+///   a non-empty stderr blocks every gating event of Claude Code
+///   (claude-code.md §4.1, quirk 2), Codex (codex.md §4.1: stderr must not
+///   be empty), Cursor (cursor.md §4.1: permission events deny), Gemini CLI
+///   (gemini-cli.md §4.1: exit 2 with plain text on stderr and nothing on
+///   stdout is a deny), Kimi Code (kimi-code.md: exit 2 is its only block)
+///   and Copilot CLI (copilot-cli.md quirk 4: any non-zero exit denies
+///   `preToolUse`). Claude Code's `PermissionRequest` ignores exit 2
+///   (quirk 3) and shows its permission dialog: never an allow.
+/// - fail-closed on a stop event (the name read tolerantly from the
+///   payload, else `--event`): exit 2 there makes Claude Code, Codex and
+///   Gemini CLI *continue* the turn, so "no opinion" is answered and the
+///   failure is logged.
+///
+/// The vectors `fixtures/runtime/unknown-provider-*.json` pin these.
+pub fn universal_answer(
+    error: &Error,
+    policy: &Policy,
+    payload: Option<&[u8]>,
+    event_hint: Option<&str>,
+) -> Response {
+    let code = error.code();
+    let diag = format!("agenthooks: {code}: {error}");
+    if policy.fail == Fail::Open {
+        return Response {
+            stderr: format!("{diag} (fail-open: no decision)\n"),
+            notes: vec![Note::new(
+                "fail_open",
+                Some(code.as_str()),
+                Some("no_decision"),
+                "",
+            )],
+            ..Response::default()
+        };
+    }
+    let name = payload
+        .and_then(dialect::json::peek_event_name)
+        .or_else(|| event_hint.map(str::to_string));
+    if let Some(name) = name.filter(|n| is_stop_event_anywhere(n)) {
+        return Response {
+            stderr: format!(
+                "{diag} (fail-closed: logged_only on {name}; a block there would make the agent continue)\n"
+            ),
+            notes: vec![Note::new(
+                "fail_closed",
+                Some(code.as_str()),
+                Some("logged_only"),
+                "",
+            )],
+            ..Response::default()
+        };
+    }
+    Response {
+        stdout: String::new(),
+        stderr: format!("{diag} (fail-closed: exit 2, the block every agent reads)\n"),
+        exit_code: 2,
+        notes: vec![Note::new(
+            "fail_closed",
+            Some(code.as_str()),
+            Some("exit_2"),
+            "",
+        )],
+    }
+}
+
+/// Whether any agent names a stop event so.
+fn is_stop_event_anywhere(name: &str) -> bool {
+    Provider::ALL.iter().any(|p| {
+        matches!(
+            dialect::kind_of(*p, name),
+            Kind::AgentStop | Kind::SubagentStop
+        )
+    })
+}
+
+/// A stderr line for an event name the provider does not document (it
+/// still decodes, as kind `other`, by design): a lowercase `pretooluse`
+/// would otherwise pass a fail-closed guard in silence.
+fn unrecognised_event(ev: &Event) -> Option<String> {
+    if ev.kind != Kind::Other {
+        return None;
+    }
+    let known = dialect::native_events(ev.provider);
+    if known.contains(&ev.native_name.as_str()) {
+        return None;
+    }
+    let hint = known
+        .iter()
+        .find(|k| k.eq_ignore_ascii_case(&ev.native_name))
+        .map(|k| format!(" (event names are case-sensitive: did you mean `{k}`?)"))
+        .unwrap_or_default();
+    Some(format!(
+        "agenthooks: warning: {} sent the event `{}`, which agenthooks does not know{hint}; it decodes as kind `other`, so handlers for known kinds did not run\n",
+        ev.provider.id(),
+        ev.native_name
+    ))
+}
+
+/// The whole run of one hook call after [`launch`]: [`start`], the router
+/// within the deadline, [`Invocation::complete`].
+pub fn run_plan(router: Arc<Router>, plan: &Plan, stdin: Result<Vec<u8>, Error>) -> Response {
+    let inv = match start(plan, router.get_policy(), stdin) {
+        Ok(inv) => inv,
+        Err(answer) => return answer,
+    };
+    let event = Arc::new(inv.event.clone());
+    let decision = decide_with_deadline(router, event, inv.deadline_ms);
+    inv.complete(decision)
+}
+
+/// A hook process's answer for `argv` and these stdin bytes, in-process
+/// (tests, embedding, the shared `fixtures/runtime` vectors): what
+/// [`run_process`] writes, without touching the process's stdio. `serve`
+/// is not run here (an answer with exit 2 says so).
+pub fn run_argv<S: AsRef<str>>(router: Arc<Router>, argv: &[S], stdin: &[u8]) -> Response {
+    let resp = match launch(argv) {
+        Launch::Answer(r) => r,
+        Launch::Serve(plan) => Response {
+            stderr: format!(
+                "{}agenthooks: `serve` runs only as a process\n",
+                plan.warnings
+            ),
+            exit_code: 2,
+            ..Response::default()
+        },
+        Launch::Run(plan) => {
+            let bytes = read_bounded(stdin, plan.read_limit());
+            run_plan(router, &plan, bytes)
+        }
+    };
+    with_notes_on_stderr(resp)
 }
 
 /// Runs one hook invocation end to end and returns the agent's answer.
@@ -484,49 +932,46 @@ pub fn with_notes_on_stderr(mut resp: Response) -> Response {
     resp
 }
 
-/// [`main`] without the exit, for tests and embedding.
+/// [`main`] without the exit, for tests and embedding: [`launch`], then
+/// stdin ([`read_stdin`]) and [`run_plan`] (or the `serve` loop), then the
+/// answer on the real stdout (stray prints of handlers go to stderr).
 pub fn run_process(router: Router, argv: &[String]) -> i32 {
-    let mut argv = argv.to_vec();
-    let argv_payload = crate::dialect::cursor::take_argv_payload(&mut argv);
-    let argv = argv.as_slice();
-    let args = match parse_args(argv) {
-        Ok(Some(a)) => a,
-        Ok(None) => {
-            eprintln!(
-                "agenthooks: this program is a coding-agent hook; run it as `{} agenthooks run --provider=<agent>` with the payload on stdin",
-                argv.first().map(String::as_str).unwrap_or("<program>")
-            );
-            return 64;
+    let plan = match launch(argv) {
+        Launch::Answer(r) => return write_process_answer(&r, None),
+        Launch::Serve(plan) => {
+            if !plan.warnings.is_empty() {
+                let mut err = std::io::stderr().lock();
+                let _ = err.write_all(plan.warnings.as_bytes());
+                let _ = err.flush();
+            }
+            // NDJSON over stdio for the OpenCode / OpenClaw plugin bridges.
+            return crate::serve::serve_process(router, &plan.args);
         }
-        Err(e) => {
-            // A config we cannot read: say so, answer "no opinion".
-            eprintln!("agenthooks: {}: {e}", e.code());
-            return 0;
-        }
+        Launch::Run(plan) => plan,
     };
-    if args.command == "serve" {
-        // NDJSON over stdio for the OpenCode / OpenClaw plugin bridges.
-        return crate::serve::serve_process(router, &args);
-    }
     let guard = StdoutGuard::divert();
-    let limit = args.max_bytes.unwrap_or(DEFAULT_MAX_BYTES);
-    let payload = match argv_payload {
-        // Legacy argv-payload modes (older Cursor CLI builds, Codex
-        // `notify`): the JSON is the last argument; stdin is not read.
-        Some(bytes) if bytes.len() <= limit => Ok(bytes),
-        Some(_) => Err(Error::TooLarge {
-            what: "argv payload",
-            limit,
-        }),
-        None => read_limited(std::io::stdin().lock(), limit),
-    };
-    let resp = with_notes_on_stderr(run(Arc::new(router), &args, payload));
+    let stdin = read_stdin(plan.read_limit());
+    let resp = with_notes_on_stderr(run_plan(Arc::new(router), &plan, stdin));
+    write_process_answer(&resp, Some(&guard))
+}
+
+/// Writes stderr, then stdout (through the guard when there is one);
+/// returns the exit code (1 when stdout cannot be written).
+fn write_process_answer(resp: &Response, guard: Option<&StdoutGuard>) -> i32 {
     if !resp.stderr.is_empty() {
         let mut err = std::io::stderr().lock();
         let _ = err.write_all(resp.stderr.as_bytes());
         let _ = err.flush();
     }
-    if guard.write_answer(resp.stdout.as_bytes()).is_err() {
+    let written = match guard {
+        Some(g) => g.write_answer(resp.stdout.as_bytes()),
+        None => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(resp.stdout.as_bytes())
+                .and_then(|()| out.flush())
+        }
+    };
+    if written.is_err() {
         return 1;
     }
     resp.exit_code
@@ -641,13 +1086,17 @@ mod tests {
         let cursor = br#"{"conversation_id":"c","generation_id":"g","hook_event_name":"beforeShellExecution","command":"ls","cwd":"/w","workspace_roots":["/w"]}"#;
         let inv = prepare(&a, &Policy::default(), Ok(cursor.to_vec())).unwrap();
         assert_eq!(inv.event.provider, Provider::Cursor);
-        // Nothing recognisable: a neutral answer with a diagnostic.
-        let answer = prepare(&a, &Policy::fail_closed(), Ok(b"{}".to_vec())).unwrap_err();
+        // Nothing recognisable: the fail policy in the form every agent
+        // reads (fail-open: no opinion; fail-closed: exit 2 + stderr).
+        let answer = prepare(&a, &Policy::default(), Ok(b"{}".to_vec())).unwrap_err();
         assert_eq!((answer.stdout.as_str(), answer.exit_code), ("", 0));
         assert!(
             answer.stderr.contains("unknown_provider"),
             "{}",
             answer.stderr
         );
+        let answer = prepare(&a, &Policy::fail_closed(), Ok(b"{}".to_vec())).unwrap_err();
+        assert_eq!((answer.stdout.as_str(), answer.exit_code), ("", 2));
+        assert!(answer.stderr.contains("unknown_provider"));
     }
 }
