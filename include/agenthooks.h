@@ -264,9 +264,10 @@ typedef struct ah_invocation ah_invocation;
 typedef struct ah_response ah_response;
 
 /**
- * Parsed `agenthooks run` arguments. Immutable: `const ah_run_args *`
- * calls may run concurrently from any thread. Free with
- * `ah_run_args_free`.
+ * The arguments of one hook call (the core's `runtime::Plan`: the parsed
+ * options, warnings, the first unusable value, the legacy argv payload).
+ * Immutable: `const ah_run_args *` calls may run concurrently from any
+ * thread. Free with `ah_run_args_free`.
  */
 typedef struct ah_run_args ah_run_args;
 
@@ -955,20 +956,44 @@ struct ah_str ah_response_json(const struct ah_response *resp);
 void ah_response_free(struct ah_response *resp);
 
 /**
- * Finds the word `agenthooks` in argv and parses the arguments after it
- * (`run --provider=<id> [--event=..] [--variant=..] [--timeout=<s>]
- * [--fail=open|closed] [--hook-id=..] [--match=..] [--max-bytes=..]`).
- * `argv` is `argc` NUL-terminated UTF-8 strings (as `main` receives them).
- * A payload passed as an argument (the legacy argv-payload modes of older
- * Cursor CLI builds and Codex `notify`) is taken out first and used by
- * `ah_invocation_prepare`; then stdin must not be read
- * (`ah_run_args_reads_stdin`).
+ * How a hook process starts (the core's `runtime::launch`, the argv rules
+ * every language shares): finds the word `agenthooks` in argv and reads
+ * what follows it (`run --provider=<id> [--event=..] [--variant=..]
+ * [--timeout=<s>] [--fail=open|closed] [--hook-id=..] [--match=..]
+ * [--max-bytes=..]`, or `serve ...`). `argv` is `argc` NUL-terminated
+ * UTF-8 strings, program first (as `main` receives them).
  *
- * On success the result is `AH_OK` and `*out` gets an owned `ah_run_args`
- * (free with `ah_run_args_free`), or NULL when the word is absent (the
- * program was not started as a hook: print usage, exit 64). Fails with
- * `AH_ERR_INVALID_ARGUMENT` (unknown option, bad value: say so on stderr
- * and answer "no opinion", exit 0), `AH_ERR_INVALID_UTF8` or
+ * Options are never an error here: an unknown option or a stray argument
+ * is a warning (`ah_run_args_warnings`); a value that cannot be used, an
+ * unknown provider or command is answered by `ah_invocation_prepare` per
+ * the fail policy. On `AH_OK` exactly one output is set: `*out_args` gets
+ * owned arguments (command `run`: read stdin with `ah_read_stdin`, then
+ * `ah_invocation_prepare`; `serve`: write the warnings to stderr, then
+ * serve), or `*out_answer` gets an owned `ah_response` that is the whole
+ * run (no `agenthooks` word: usage, exit 64; `serve` with a value it
+ * cannot use: exit 2): write it and exit with its code. Fails only with
+ * `AH_ERR_INVALID_UTF8` or `AH_ERR_NULL_ARG`; then no output is touched
+ * and, if `err` is not NULL, `*err` gets an owned error. Thread-safe;
+ * keeps no pointer after return.
+ *
+ * # Safety
+ * `argv` must be NULL with `argc == 0`, or point at `argc` pointers to
+ * NUL-terminated strings; the outputs and `err` NULL or writable.
+ */
+ah_status ah_run_start(const char *const *argv,
+                       size_t argc,
+                       struct ah_run_args **out_args,
+                       struct ah_response **out_answer,
+                       struct ah_error **err);
+
+/**
+ * Superseded by `ah_run_start`; kept for existing callers. Like it, but
+ * with one output: on `AH_OK` `*out` gets owned arguments, or NULL when
+ * the word `agenthooks` is absent (print usage, exit 64); `serve` with a
+ * value it cannot use fails with that error (`AH_ERR_INVALID_ARGUMENT`,
+ * or `AH_ERR_UNKNOWN_PROVIDER`). Unknown options are warnings and bad
+ * `run` values are answered by `ah_invocation_prepare`, as with
+ * `ah_run_start`. Also fails with `AH_ERR_INVALID_UTF8` or
  * `AH_ERR_NULL_ARG`; then `*out` is untouched and, if `err` is not NULL,
  * `*err` gets an owned error. Thread-safe; keeps no pointer after return.
  *
@@ -984,7 +1009,11 @@ ah_status ah_run_args_parse(const char *const *argv,
 /**
  * Returns the parsed arguments as JSON (`{"command", "provider", "event",
  * "variant", "timeout_s", "fail", "hook_id", "match", "max_bytes",
- * "argv_payload"}`, null where absent; `argv_payload` is a boolean).
+ * "argv_payload", "warnings", "problem"}`, null where absent;
+ * `argv_payload` is a boolean (the last argument is a JSON object, used
+ * only when stdin is empty), `warnings` the stderr text of
+ * `ah_run_args_warnings`, `problem` `{"code", "message"}` of the first
+ * value that cannot be used, which `ah_invocation_prepare` answers).
  * Valid until `ah_run_args_free(args)`; `{NULL, 0}` when `args` is NULL.
  * Thread-safe.
  *
@@ -1015,9 +1044,10 @@ struct ah_str ah_run_args_command(const struct ah_run_args *args);
 size_t ah_run_args_max_bytes(const struct ah_run_args *args);
 
 /**
- * Whether the hook must read its payload from stdin: false when argv
- * carried it (then `ah_invocation_prepare` uses that and ignores its
- * `payload`). False when `args` is NULL. Thread-safe.
+ * Whether the hook reads stdin: true for `run` (always first; a JSON
+ * object as the last argument is the payload only when stdin is empty,
+ * which `ah_invocation_prepare` decides), false for `serve` (which reads
+ * its frames itself) and when `args` is NULL. Thread-safe.
  *
  * # Safety
  * `args` must be NULL or a live `ah_run_args`.
@@ -1025,11 +1055,24 @@ size_t ah_run_args_max_bytes(const struct ah_run_args *args);
 bool ah_run_args_reads_stdin(const struct ah_run_args *args);
 
 /**
+ * Returns the warnings about argv (unknown options, ignored arguments):
+ * lines for stderr, each ending in a newline, empty when none. For `run`,
+ * `ah_invocation_prepare` already puts them in front of the answer's
+ * stderr; for `serve`, write them yourself. Valid until
+ * `ah_run_args_free(args)`; `{NULL, 0}` when `args` is NULL. Thread-safe.
+ *
+ * # Safety
+ * `args` must be NULL or a live `ah_run_args`.
+ */
+struct ah_str ah_run_args_warnings(const struct ah_run_args *args);
+
+/**
  * Frees parsed arguments. NULL is a no-op; freeing twice is undefined
  * behaviour. Needs exclusive access.
  *
  * # Safety
- * `args` must be NULL or from `ah_run_args_parse`, not yet freed.
+ * `args` must be NULL or from `ah_run_start` / `ah_run_args_parse`, not
+ * yet freed.
  */
 void ah_run_args_free(struct ah_run_args *args);
 
@@ -1055,24 +1098,48 @@ size_t ah_default_max_bytes(void);
 ah_status ah_read_fd_limited(int32_t fd, size_t limit, struct ah_buf **out, struct ah_error **err);
 
 /**
- * Step one of a hook run: names the agent (`--provider`, else the
+ * Reads a hook's stdin the way the core's run does (`runtime::read_stdin`):
+ * a file descriptor (usually 0) to its end, keeping at most `limit + 1`
+ * bytes (pass `ah_run_args_max_bytes(args)`; sizes never overflow), so
+ * that `ah_invocation_prepare` answers an oversized payload as
+ * `too_large` while still reading its event name (a stop event must not
+ * be answered with a block). A terminal counts as empty (never wait for
+ * a human to type a payload). The descriptor is not closed. On success
+ * `*out` gets an owned `ah_buf` with the bytes as read (not necessarily
+ * UTF-8). Fails only with `AH_ERR_IO` or `AH_ERR_NULL_ARG`; then `*out`
+ * is untouched and, if `err` is not NULL, `*err` gets an owned error: pass
+ * it to `ah_invocation_prepare` as `read_error`. Thread-safe (the
+ * descriptor's own rules aside); keeps no pointer after return. Unix only
+ * (elsewhere: `AH_ERR_IO`).
+ *
+ * # Safety
+ * `fd` must be an open descriptor for the whole call; `out` and `err`
+ * NULL or writable.
+ */
+ah_status ah_read_stdin(int32_t fd, size_t limit, struct ah_buf **out, struct ah_error **err);
+
+/**
+ * Step one of a hook run (the core's `runtime::start`, shared by every
+ * language): picks the payload (what was read from stdin; the legacy argv
+ * payload only when that is blank), answers a value argv cannot use per
+ * the fail policy (the provider's own block, or exit 2 + stderr when the
+ * provider is unknown), else names the agent (`--provider`, else the
  * environment, else the payload's shape), applies the size limit,
  * decodes, suppresses a double-fired sibling (Cursor), and fills the
- * loop-guard count. `payload` is what was read from stdin (reading up to
- * `ah_run_args_max_bytes(args) + 1` bytes is enough; more than the limit
- * is `too_large`); if reading failed, pass the failure as `read_error`
- * (from `ah_read_fd_limited`, or `ah_error_new(AH_ERR_IO, ...)`) and the
- * payload is ignored. When argv carried the payload
- * (`ah_run_args_reads_stdin` is false), that payload is used and both are
- * ignored. `policy` is
+ * loop-guard count. `payload` is what was read from stdin
+ * (`ah_read_stdin`: up to `ah_run_args_max_bytes(args) + 1` bytes; more
+ * than the limit is answered as `too_large`); if reading failed, pass the
+ * failure as `read_error` (from `ah_read_stdin`, or
+ * `ah_error_new(AH_ERR_IO, ...)`) and the payload is ignored. `policy` is
  * the hook's (partial) policy JSON, NULL for the defaults; `--fail` in
- * argv overrides it.
+ * argv overrides it. The argv warnings are put in front of the answer's
+ * stderr.
  *
  * On `AH_OK` exactly one output is set: `*out_invocation` gets an owned
  * `ah_invocation` (run the handlers, then `ah_invocation_complete`), or
  * `*out_answer` gets an owned `ah_response` that is the complete answer
- * (unknown provider, bad input: write it and exit). Fails with
- * `AH_ERR_INVALID_ARGUMENT` (bad policy), `AH_ERR_INVALID_UTF8` or
+ * (unknown provider, bad argv value, bad input: write it and exit). Fails
+ * with `AH_ERR_INVALID_ARGUMENT` (bad policy), `AH_ERR_INVALID_UTF8` or
  * `AH_ERR_NULL_ARG`; then no output is touched and, if `err` is not NULL,
  * `*err` gets an owned error. Thread-safe; keeps no pointer after return.
  *
@@ -1109,6 +1176,19 @@ const struct ah_event *ah_invocation_event(const struct ah_invocation *inv);
  * `inv` must be NULL or a live `ah_invocation`.
  */
 struct ah_str ah_invocation_event_json(const struct ah_invocation *inv);
+
+/**
+ * Returns the event's canonical JSON without `raw` (the payload bytes are
+ * `ah_event_raw(ah_invocation_event(inv))`): for callers whose JSON
+ * decoder limits nesting, since `raw` is the payload verbatim and may
+ * nest as deep as the agent wrote it (the canonical fields nest at most
+ * about 100 levels). Valid until `ah_invocation_free(inv)`; `{NULL, 0}`
+ * when `inv` is NULL. Thread-safe.
+ *
+ * # Safety
+ * `inv` must be NULL or a live `ah_invocation`.
+ */
+struct ah_str ah_invocation_event_view(const struct ah_invocation *inv);
 
 /**
  * Returns the handler deadline in milliseconds (the policy's

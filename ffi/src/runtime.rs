@@ -1,12 +1,16 @@
-//! The author-side run, in the core's three steps: parse argv, read stdin
-//! within the limit, `ah_invocation_prepare` (decode, or the complete
+//! The author-side run, in the core's steps: `ah_run_start` (argv:
+//! usage, `serve`, or the arguments of one call), read stdin within the
+//! limit (`ah_read_stdin`), `ah_invocation_prepare` (the core's
+//! `runtime::start`: the argv rules, the payload, decode; or the complete
 //! answer), run the caller's handlers within the deadline, then
 //! `ah_invocation_complete` (encode, or the fail policy's answer).
 
 use std::ffi::c_char;
 
 use agenthooks::dialect::DEFAULT_MAX_BYTES;
-use agenthooks::runtime::{Invocation, RunArgs, StdoutGuard, parse_args, prepare, read_limited};
+use agenthooks::runtime::{
+    Invocation, Launch, Plan, StdoutGuard, parse_args, read_bounded, read_limited, start,
+};
 use agenthooks::{Error, ErrorCode, Response};
 
 use crate::buf::ah_buf;
@@ -16,17 +20,16 @@ use crate::panic::{guard, guard_value};
 use crate::ptr::{self, NulStr, ah_str};
 use crate::respond::{ah_response, policy};
 
-/// Parsed `agenthooks run` arguments. Immutable: `const ah_run_args *`
-/// calls may run concurrently from any thread. Free with
-/// `ah_run_args_free`.
+/// The arguments of one hook call (the core's `runtime::Plan`: the parsed
+/// options, warnings, the first unusable value, the legacy argv payload).
+/// Immutable: `const ah_run_args *` calls may run concurrently from any
+/// thread. Free with `ah_run_args_free`.
 #[derive(Debug)]
 pub struct ah_run_args {
-    args: RunArgs,
+    plan: Plan,
     json: NulStr,
     command: NulStr,
-    /// The payload of the legacy argv-payload modes (older Cursor CLI
-    /// builds, Codex `notify`): the JSON is an argument; stdin is not read.
-    argv_payload: Option<Vec<u8>>,
+    warnings: NulStr,
 }
 
 /// One decoded hook invocation, between `ah_invocation_prepare` and
@@ -37,6 +40,7 @@ pub struct ah_invocation {
     inv: Invocation,
     event: ah_event,
     policy_json: NulStr,
+    event_view: std::sync::OnceLock<NulStr>,
     completed: bool,
 }
 
@@ -48,8 +52,15 @@ pub struct ah_stdout_guard {
     guard: StdoutGuard,
 }
 
-fn args_json(a: &RunArgs, argv_payload: bool) -> String {
+fn args_json(p: &Plan) -> String {
+    let a = &p.args;
     let fail = a.fail.map(|f| serde_json::to_value(f).unwrap_or_default());
+    let problem = p.problem.as_ref().map(|e| {
+        serde_json::json!({
+            "code": e.code().as_str(),
+            "message": e.to_string(),
+        })
+    });
     serde_json::json!({
         "command": a.command,
         "provider": a.provider,
@@ -60,25 +71,77 @@ fn args_json(a: &RunArgs, argv_payload: bool) -> String {
         "hook_id": a.hook_id,
         "match": a.matcher,
         "max_bytes": a.max_bytes,
-        "argv_payload": argv_payload,
+        "argv_payload": p.argv_payload.is_some(),
+        "warnings": p.warnings,
+        "problem": problem,
     })
     .to_string()
 }
 
-/// Finds the word `agenthooks` in argv and parses the arguments after it
-/// (`run --provider=<id> [--event=..] [--variant=..] [--timeout=<s>]
-/// [--fail=open|closed] [--hook-id=..] [--match=..] [--max-bytes=..]`).
-/// `argv` is `argc` NUL-terminated UTF-8 strings (as `main` receives them).
-/// A payload passed as an argument (the legacy argv-payload modes of older
-/// Cursor CLI builds and Codex `notify`) is taken out first and used by
-/// `ah_invocation_prepare`; then stdin must not be read
-/// (`ah_run_args_reads_stdin`).
+fn run_args(plan: Plan) -> ah_run_args {
+    ah_run_args {
+        json: NulStr::new(args_json(&plan)),
+        command: NulStr::new(plan.args.command.clone()),
+        warnings: NulStr::new(plan.warnings.clone()),
+        plan,
+    }
+}
+
+/// How a hook process starts (the core's `runtime::launch`, the argv rules
+/// every language shares): finds the word `agenthooks` in argv and reads
+/// what follows it (`run --provider=<id> [--event=..] [--variant=..]
+/// [--timeout=<s>] [--fail=open|closed] [--hook-id=..] [--match=..]
+/// [--max-bytes=..]`, or `serve ...`). `argv` is `argc` NUL-terminated
+/// UTF-8 strings, program first (as `main` receives them).
 ///
-/// On success the result is `AH_OK` and `*out` gets an owned `ah_run_args`
-/// (free with `ah_run_args_free`), or NULL when the word is absent (the
-/// program was not started as a hook: print usage, exit 64). Fails with
-/// `AH_ERR_INVALID_ARGUMENT` (unknown option, bad value: say so on stderr
-/// and answer "no opinion", exit 0), `AH_ERR_INVALID_UTF8` or
+/// Options are never an error here: an unknown option or a stray argument
+/// is a warning (`ah_run_args_warnings`); a value that cannot be used, an
+/// unknown provider or command is answered by `ah_invocation_prepare` per
+/// the fail policy. On `AH_OK` exactly one output is set: `*out_args` gets
+/// owned arguments (command `run`: read stdin with `ah_read_stdin`, then
+/// `ah_invocation_prepare`; `serve`: write the warnings to stderr, then
+/// serve), or `*out_answer` gets an owned `ah_response` that is the whole
+/// run (no `agenthooks` word: usage, exit 64; `serve` with a value it
+/// cannot use: exit 2): write it and exit with its code. Fails only with
+/// `AH_ERR_INVALID_UTF8` or `AH_ERR_NULL_ARG`; then no output is touched
+/// and, if `err` is not NULL, `*err` gets an owned error. Thread-safe;
+/// keeps no pointer after return.
+///
+/// # Safety
+/// `argv` must be NULL with `argc == 0`, or point at `argc` pointers to
+/// NUL-terminated strings; the outputs and `err` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_run_start(
+    argv: *const *const c_char,
+    argc: usize,
+    out_args: *mut *mut ah_run_args,
+    out_answer: *mut *mut ah_response,
+    err: *mut *mut ah_error,
+) -> ah_status {
+    guard(err, || {
+        ptr::check_out(out_args, "out_args")?;
+        ptr::check_out(out_answer, "out_answer")?;
+        // SAFETY: pointer contract above.
+        let v = unsafe { ptr::argv(argv, argc) }?;
+        match agenthooks::runtime::launch(&v) {
+            // SAFETY: the outputs were checked non-NULL above.
+            Launch::Answer(r) => unsafe { ptr::give(out_answer, ah_response::new(r)) },
+            // SAFETY: as above.
+            Launch::Run(plan) | Launch::Serve(plan) => unsafe {
+                ptr::give(out_args, run_args(plan))
+            },
+        }
+        Ok(())
+    })
+}
+
+/// Superseded by `ah_run_start`; kept for existing callers. Like it, but
+/// with one output: on `AH_OK` `*out` gets owned arguments, or NULL when
+/// the word `agenthooks` is absent (print usage, exit 64); `serve` with a
+/// value it cannot use fails with that error (`AH_ERR_INVALID_ARGUMENT`,
+/// or `AH_ERR_UNKNOWN_PROVIDER`). Unknown options are warnings and bad
+/// `run` values are answered by `ah_invocation_prepare`, as with
+/// `ah_run_start`. Also fails with `AH_ERR_INVALID_UTF8` or
 /// `AH_ERR_NULL_ARG`; then `*out` is untouched and, if `err` is not NULL,
 /// `*err` gets an owned error. Thread-safe; keeps no pointer after return.
 ///
@@ -95,23 +158,23 @@ pub unsafe extern "C" fn ah_run_args_parse(
     guard(err, || {
         ptr::check_out(out, "out")?;
         // SAFETY: pointer contract above.
-        let mut v = unsafe { ptr::argv(argv, argc) }?;
-        let argv_payload = agenthooks::dialect::cursor::take_argv_payload(&mut v);
-        match parse_args(&v)? {
-            // SAFETY: `out` checked non-NULL above.
-            None => unsafe { out.write(std::ptr::null_mut()) },
-            Some(args) => {
-                let json = NulStr::new(args_json(&args, argv_payload.is_some()));
-                let command = NulStr::new(args.command.clone());
-                let a = ah_run_args {
-                    args,
-                    json,
-                    command,
-                    argv_payload,
-                };
+        let v = unsafe { ptr::argv(argv, argc) }?;
+        match agenthooks::runtime::launch(&v) {
+            Launch::Answer(r) if r.exit_code == 64 => {
                 // SAFETY: `out` checked non-NULL above.
-                unsafe { ptr::give(out, a) }
+                unsafe { out.write(std::ptr::null_mut()) }
             }
+            Launch::Answer(_) => {
+                // `serve` with a value it cannot use: that value's error.
+                let e = parse_args(&v)
+                    .err()
+                    .unwrap_or_else(|| Error::InvalidArgument {
+                        message: "cannot serve".into(),
+                    });
+                return Err(Fail::Core(e));
+            }
+            // SAFETY: `out` checked non-NULL above.
+            Launch::Run(plan) | Launch::Serve(plan) => unsafe { ptr::give(out, run_args(plan)) },
         }
         Ok(())
     })
@@ -119,7 +182,11 @@ pub unsafe extern "C" fn ah_run_args_parse(
 
 /// Returns the parsed arguments as JSON (`{"command", "provider", "event",
 /// "variant", "timeout_s", "fail", "hook_id", "match", "max_bytes",
-/// "argv_payload"}`, null where absent; `argv_payload` is a boolean).
+/// "argv_payload", "warnings", "problem"}`, null where absent;
+/// `argv_payload` is a boolean (the last argument is a JSON object, used
+/// only when stdin is empty), `warnings` the stderr text of
+/// `ah_run_args_warnings`, `problem` `{"code", "message"}` of the first
+/// value that cannot be used, which `ah_invocation_prepare` answers).
 /// Valid until `ah_run_args_free(args)`; `{NULL, 0}` when `args` is NULL.
 /// Thread-safe.
 ///
@@ -158,14 +225,14 @@ pub unsafe extern "C" fn ah_run_args_command(args: *const ah_run_args) -> ah_str
 pub unsafe extern "C" fn ah_run_args_max_bytes(args: *const ah_run_args) -> usize {
     guard_value(|| {
         // SAFETY: `args` is NULL or live (caller contract).
-        unsafe { ptr::borrow_opt(args) }
-            .map_or(0, |a| a.args.max_bytes.unwrap_or(DEFAULT_MAX_BYTES))
+        unsafe { ptr::borrow_opt(args) }.map_or(0, |a| a.plan.read_limit())
     })
 }
 
-/// Whether the hook must read its payload from stdin: false when argv
-/// carried it (then `ah_invocation_prepare` uses that and ignores its
-/// `payload`). False when `args` is NULL. Thread-safe.
+/// Whether the hook reads stdin: true for `run` (always first; a JSON
+/// object as the last argument is the payload only when stdin is empty,
+/// which `ah_invocation_prepare` decides), false for `serve` (which reads
+/// its frames itself) and when `args` is NULL. Thread-safe.
 ///
 /// # Safety
 /// `args` must be NULL or a live `ah_run_args`.
@@ -173,7 +240,23 @@ pub unsafe extern "C" fn ah_run_args_max_bytes(args: *const ah_run_args) -> usiz
 pub unsafe extern "C" fn ah_run_args_reads_stdin(args: *const ah_run_args) -> bool {
     guard_value(|| {
         // SAFETY: `args` is NULL or live (caller contract).
-        unsafe { ptr::borrow_opt(args) }.is_some_and(|a| a.argv_payload.is_none())
+        unsafe { ptr::borrow_opt(args) }.is_some_and(|a| a.plan.args.command != "serve")
+    })
+}
+
+/// Returns the warnings about argv (unknown options, ignored arguments):
+/// lines for stderr, each ending in a newline, empty when none. For `run`,
+/// `ah_invocation_prepare` already puts them in front of the answer's
+/// stderr; for `serve`, write them yourself. Valid until
+/// `ah_run_args_free(args)`; `{NULL, 0}` when `args` is NULL. Thread-safe.
+///
+/// # Safety
+/// `args` must be NULL or a live `ah_run_args`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_run_args_warnings(args: *const ah_run_args) -> ah_str {
+    guard_value(|| {
+        // SAFETY: `args` is NULL or live (caller contract).
+        unsafe { ptr::borrow_opt(args) }.map_or(ah_str::NONE, |a| a.warnings.view())
     })
 }
 
@@ -181,7 +264,8 @@ pub unsafe extern "C" fn ah_run_args_reads_stdin(args: *const ah_run_args) -> bo
 /// behaviour. Needs exclusive access.
 ///
 /// # Safety
-/// `args` must be NULL or from `ah_run_args_parse`, not yet freed.
+/// `args` must be NULL or from `ah_run_start` / `ah_run_args_parse`, not
+/// yet freed.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ah_run_args_free(args: *mut ah_run_args) {
     guard_value(|| {
@@ -218,17 +302,55 @@ pub unsafe extern "C" fn ah_read_fd_limited(
     guard(err, || {
         ptr::check_out(out, "out")?;
         // SAFETY: `fd` is open for the call (caller contract).
-        let data = unsafe { read_fd(fd, limit) }?;
+        let data = unsafe { read_fd(fd, limit, false) }?;
         // SAFETY: `out` checked non-NULL above.
         unsafe { ptr::give(out, ah_buf::from_bytes(data)) };
         Ok(())
     })
 }
 
+/// Reads a hook's stdin the way the core's run does (`runtime::read_stdin`):
+/// a file descriptor (usually 0) to its end, keeping at most `limit + 1`
+/// bytes (pass `ah_run_args_max_bytes(args)`; sizes never overflow), so
+/// that `ah_invocation_prepare` answers an oversized payload as
+/// `too_large` while still reading its event name (a stop event must not
+/// be answered with a block). A terminal counts as empty (never wait for
+/// a human to type a payload). The descriptor is not closed. On success
+/// `*out` gets an owned `ah_buf` with the bytes as read (not necessarily
+/// UTF-8). Fails only with `AH_ERR_IO` or `AH_ERR_NULL_ARG`; then `*out`
+/// is untouched and, if `err` is not NULL, `*err` gets an owned error: pass
+/// it to `ah_invocation_prepare` as `read_error`. Thread-safe (the
+/// descriptor's own rules aside); keeps no pointer after return. Unix only
+/// (elsewhere: `AH_ERR_IO`).
+///
+/// # Safety
+/// `fd` must be an open descriptor for the whole call; `out` and `err`
+/// NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_read_stdin(
+    fd: i32,
+    limit: usize,
+    out: *mut *mut ah_buf,
+    err: *mut *mut ah_error,
+) -> ah_status {
+    guard(err, || {
+        ptr::check_out(out, "out")?;
+        // SAFETY: `fd` is open for the call (caller contract).
+        let data = unsafe { read_fd(fd, limit, true) }?;
+        // SAFETY: `out` checked non-NULL above.
+        unsafe { ptr::give(out, ah_buf::from_bytes(data)) };
+        Ok(())
+    })
+}
+
+/// Reads `fd` to its end: at most `limit` bytes (more is `too_large`), or,
+/// `bounded`, up to `limit + 1` with a terminal read as empty.
+///
 /// # Safety
 /// `fd` must be open for the call.
 #[cfg(unix)]
-unsafe fn read_fd(fd: i32, limit: usize) -> Result<Vec<u8>, Error> {
+unsafe fn read_fd(fd: i32, limit: usize, bounded: bool) -> Result<Vec<u8>, Error> {
+    use std::io::IsTerminal;
     use std::os::fd::BorrowedFd;
     let io = |e| Error::Io {
         what: "reading stdin".into(),
@@ -242,37 +364,46 @@ unsafe fn read_fd(fd: i32, limit: usize) -> Result<Vec<u8>, Error> {
     let owned = unsafe { BorrowedFd::borrow_raw(fd) }
         .try_clone_to_owned()
         .map_err(io)?;
-    read_limited(std::fs::File::from(owned), limit)
+    if !bounded {
+        return read_limited(std::fs::File::from(owned), limit);
+    }
+    if owned.is_terminal() {
+        return Ok(Vec::new());
+    }
+    read_bounded(std::fs::File::from(owned), limit)
 }
 
 /// # Safety
 /// Always safe; unix-only feature.
 #[cfg(not(unix))]
-unsafe fn read_fd(_fd: i32, _limit: usize) -> Result<Vec<u8>, Error> {
+unsafe fn read_fd(_fd: i32, _limit: usize, _bounded: bool) -> Result<Vec<u8>, Error> {
     Err(Error::Io {
         what: "reading a file descriptor".into(),
         source: std::io::Error::from(std::io::ErrorKind::Unsupported),
     })
 }
 
-/// Step one of a hook run: names the agent (`--provider`, else the
+/// Step one of a hook run (the core's `runtime::start`, shared by every
+/// language): picks the payload (what was read from stdin; the legacy argv
+/// payload only when that is blank), answers a value argv cannot use per
+/// the fail policy (the provider's own block, or exit 2 + stderr when the
+/// provider is unknown), else names the agent (`--provider`, else the
 /// environment, else the payload's shape), applies the size limit,
 /// decodes, suppresses a double-fired sibling (Cursor), and fills the
-/// loop-guard count. `payload` is what was read from stdin (reading up to
-/// `ah_run_args_max_bytes(args) + 1` bytes is enough; more than the limit
-/// is `too_large`); if reading failed, pass the failure as `read_error`
-/// (from `ah_read_fd_limited`, or `ah_error_new(AH_ERR_IO, ...)`) and the
-/// payload is ignored. When argv carried the payload
-/// (`ah_run_args_reads_stdin` is false), that payload is used and both are
-/// ignored. `policy` is
+/// loop-guard count. `payload` is what was read from stdin
+/// (`ah_read_stdin`: up to `ah_run_args_max_bytes(args) + 1` bytes; more
+/// than the limit is answered as `too_large`); if reading failed, pass the
+/// failure as `read_error` (from `ah_read_stdin`, or
+/// `ah_error_new(AH_ERR_IO, ...)`) and the payload is ignored. `policy` is
 /// the hook's (partial) policy JSON, NULL for the defaults; `--fail` in
-/// argv overrides it.
+/// argv overrides it. The argv warnings are put in front of the answer's
+/// stderr.
 ///
 /// On `AH_OK` exactly one output is set: `*out_invocation` gets an owned
 /// `ah_invocation` (run the handlers, then `ah_invocation_complete`), or
 /// `*out_answer` gets an owned `ah_response` that is the complete answer
-/// (unknown provider, bad input: write it and exit). Fails with
-/// `AH_ERR_INVALID_ARGUMENT` (bad policy), `AH_ERR_INVALID_UTF8` or
+/// (unknown provider, bad argv value, bad input: write it and exit). Fails
+/// with `AH_ERR_INVALID_ARGUMENT` (bad policy), `AH_ERR_INVALID_UTF8` or
 /// `AH_ERR_NULL_ARG`; then no output is touched and, if `err` is not NULL,
 /// `*err` gets an owned error. Thread-safe; keeps no pointer after return.
 ///
@@ -304,18 +435,11 @@ pub unsafe extern "C" fn ah_invocation_prepare(
                 ptr::borrow_opt(read_error),
             )
         };
-        let limit = a.args.max_bytes.unwrap_or(DEFAULT_MAX_BYTES);
-        let read = match (&a.argv_payload, re) {
-            // As `runtime::run_process` treats an argv payload.
-            (Some(ap), _) if ap.len() <= limit => Ok(ap.clone()),
-            (Some(_), _) => Err(Error::TooLarge {
-                what: "argv payload",
-                limit,
-            }),
-            (None, Some(e)) => Err(e.to_core()),
-            (None, None) => read_limited(bytes, limit),
+        let read = match re {
+            Some(e) => Err(e.to_core()),
+            None => Ok(bytes.to_vec()),
         };
-        match prepare(&a.args, &p, read) {
+        match start(&a.plan, &p, read) {
             Ok(inv) => {
                 let event = ah_event::new(inv.event.clone());
                 let policy_json =
@@ -324,6 +448,7 @@ pub unsafe extern "C" fn ah_invocation_prepare(
                     inv,
                     event,
                     policy_json,
+                    event_view: std::sync::OnceLock::new(),
                     completed: false,
                 };
                 // SAFETY: `out_invocation` checked non-NULL above.
@@ -367,6 +492,32 @@ pub unsafe extern "C" fn ah_invocation_event_json(inv: *const ah_invocation) -> 
             Some(i) => unsafe { crate::event::ah_event_json(&i.event) },
             None => ah_str::NONE,
         }
+    })
+}
+
+/// Returns the event's canonical JSON without `raw` (the payload bytes are
+/// `ah_event_raw(ah_invocation_event(inv))`): for callers whose JSON
+/// decoder limits nesting, since `raw` is the payload verbatim and may
+/// nest as deep as the agent wrote it (the canonical fields nest at most
+/// about 100 levels). Valid until `ah_invocation_free(inv)`; `{NULL, 0}`
+/// when `inv` is NULL. Thread-safe.
+///
+/// # Safety
+/// `inv` must be NULL or a live `ah_invocation`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_invocation_event_view(inv: *const ah_invocation) -> ah_str {
+    guard_value(|| {
+        // SAFETY: `inv` is NULL or live (caller contract).
+        unsafe { ptr::borrow_opt(inv) }.map_or(ah_str::NONE, |i| {
+            i.event_view
+                .get_or_init(|| {
+                    NulStr::new(
+                        serde_json::to_string(&i.inv.event.to_value_without_raw())
+                            .unwrap_or_default(),
+                    )
+                })
+                .view()
+        })
     })
 }
 

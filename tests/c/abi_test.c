@@ -7,6 +7,7 @@
  * usage: abi_test <flattened fixtures dir>     (AH_FIXTURE=<substring> filters) */
 #define _POSIX_C_SOURCE 200809L
 
+#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -409,6 +410,91 @@ static void run_router_case(const char *dir, const char *name) {
   free(mode);
   free(want);
   free(want_error);
+}
+
+/* ------------------------------------------------------ runtime vectors */
+
+/* fixtures/runtime/README.md: a hook process's whole run through the ABI,
+ * as a C hook program does it (example_hook.c), with the vector guard. */
+static void run_runtime_case(const char *dir, const char *name) {
+  size_t alen = 0, sin_len = 0, plen = 0;
+  char *araw = read_file(dir, "argv", &alen);
+  long argc = read_long(dir, "argc", -1);
+  char path[4096];
+  snprintf(path, sizeof path, "%s/stdin", dir);
+  char *policy = read_file(dir, "router.json", &plen);
+  const char **argv = calloc((size_t)(argc > 0 ? argc : 1), sizeof *argv);
+  if (!araw || !argv || argc <= 0) abort();
+  size_t off = 0;
+  for (long i = 0; i < argc; i++) {
+    argv[i] = araw + off;
+    off += strlen(araw + off) + 1;
+  }
+  (void)sin_len;
+  ah_run_args *args = NULL;
+  ah_response *resp = NULL;
+  CHECK(ah_run_start(argv, (size_t)argc, &args, &resp, NULL) == AH_OK && (args != NULL) != (resp != NULL),
+        "%s: ah_run_start", name);
+  if (args) {
+    CHECK(ah_run_args_reads_stdin(args), "%s: a vector is a `run`", name);
+    int fd = open(path, O_RDONLY);
+    CHECK(fd >= 0, "%s: open stdin", name);
+    ah_buf *in = NULL;
+    ah_error *read_err = NULL;
+    ah_read_stdin(fd, ah_run_args_max_bytes(args), &in, &read_err);
+    close(fd);
+    ah_str data = ah_buf_str(in);
+    ah_invocation *inv = NULL;
+    CHECK(ah_invocation_prepare(args, (const uint8_t *)policy, policy ? plen : 0, (const uint8_t *)data.ptr, data.len,
+                                read_err, &inv, &resp, NULL) == AH_OK,
+          "%s: prepare", name);
+    if (inv) {
+      /* The vector guard: deny tool.pre whose command contains rm -rf. */
+      ah_str view = ah_invocation_event_view(inv);
+      jval *ev = json_parse(view.ptr, view.len);
+      CHECK(ev != NULL, "%s: event view is JSON", name);
+      const jval *tool = ev ? json_get(ev, "tool") : NULL;
+      const jval *cmd = tool ? json_get(tool, "command") : NULL;
+      bool deny = ev && json_str_is(json_get(ev, "kind"), "tool.pre") && cmd && cmd->type == J_STR &&
+                  contains(cmd->s, cmd->slen, "rm -rf", 6);
+      const char *d = deny ? "{\"kind\":\"deny\",\"reason\":\"vector guard: rm -rf is not allowed\"}"
+                           : "{\"kind\":\"no_decision\"}";
+      CHECK(ah_invocation_complete(inv, (const uint8_t *)d, strlen(d), &resp, NULL) == AH_OK, "%s: complete", name);
+      json_free(ev);
+      ah_invocation_free(inv);
+    }
+    ah_error_free(read_err);
+    ah_buf_free(in);
+    ah_run_args_free(args);
+  }
+  if (resp) {
+    ah_str out = ah_response_stdout(resp), err = ah_response_stderr(resp);
+    long want_exit = read_long(dir, "exit", -1);
+    CHECK(ah_response_exit_code(resp) == want_exit, "%s: exit %d, want %ld (stderr %.*s)", name,
+          ah_response_exit_code(resp), want_exit, (int)err.len, err.ptr);
+    size_t wlen = 0;
+    char *want = read_file(dir, "stdout", &wlen);
+    if (want) {
+      CHECK(out.len == wlen && memcmp(out.ptr, want, wlen) == 0, "%s: stdout %.*s", name, (int)out.len, out.ptr);
+    } else {
+      want = read_file(dir, "stdout.json", &wlen);
+      jval *a = json_parse(out.ptr, out.len), *b = want ? json_parse(want, wlen) : NULL;
+      CHECK(a && b && json_equal(a, b), "%s: stdout JSON %.*s", name, (int)out.len, out.ptr);
+      json_free(a);
+      json_free(b);
+    }
+    free(want);
+    size_t clen = 0;
+    char *cs = read_file(dir, "stderr_contains", &clen);
+    for (size_t k = 0; cs && k < clen; k += strlen(cs + k) + 1)
+      CHECK(contains(err.ptr, err.len, cs + k, strlen(cs + k)), "%s: stderr lacks %s: %.*s", name, cs + k,
+            (int)err.len, err.ptr);
+    free(cs);
+    ah_response_free(resp);
+  }
+  free(policy);
+  free(argv);
+  free(araw);
 }
 
 /* Runs one family; returns how many cases matched the filter. */
@@ -875,44 +961,102 @@ static void test_info(void) {
 }
 
 static void test_runtime(void) {
-  /* argv. */
+  /* argv: ah_run_start (the core's launch). */
   const char *plain[] = {"guard", "--help"};
   ah_run_args *a = (ah_run_args *)plain;
+  ah_response *ans = NULL;
+  CHECK(ah_run_start(plain, 2, &a, &ans, NULL) == AH_OK && a == (ah_run_args *)plain && ans &&
+            ah_response_exit_code(ans) == 64 && ah_response_stdout(ans).len == 0 &&
+            contains(ah_response_stderr(ans).ptr, ah_response_stderr(ans).len, "agenthooks run", 14),
+        "no agenthooks word: usage, 64");
+  ah_response_free(ans);
   CHECK(ah_run_args_parse(plain, 2, &a, NULL) == AH_OK && a == NULL, "no agenthooks word: NULL");
   const char *argv[] = {"/bin/guard", "agenthooks", "run", "--provider=codex", "--timeout", "10"};
+  ans = NULL;
+  CHECK(ah_run_start(argv, 6, &a, &ans, NULL) == AH_OK && a && !ans, "start");
+  ah_run_args_free(a);
   CHECK(ah_run_args_parse(argv, 6, &a, NULL) == AH_OK && a, "parse");
   jval *j = json_parse(ah_run_args_json(a).ptr, ah_run_args_json(a).len);
   CHECK(json_str_is(json_get(j, "provider"), "codex") && json_get(j, "timeout_s")->type == J_NUM, "args json");
+  CHECK(json_get(j, "problem")->type == J_NULL && json_str_is(json_get(j, "warnings"), ""), "args json: clean");
   json_free(j);
   CHECK(ah_run_args_max_bytes(a) == ah_default_max_bytes() && ah_default_max_bytes() > 0, "max bytes");
   CHECK(str_eq(ah_run_args_command(a), "run") && ah_run_args_reads_stdin(a), "command run, reads stdin");
+  CHECK(str_eq(ah_run_args_warnings(a), ""), "no warnings");
   const char *serve[] = {"g", "agenthooks", "serve", "--provider=opencode"};
   ah_run_args *sv = NULL;
-  CHECK(ah_run_args_parse(serve, 4, &sv, NULL) == AH_OK && str_eq(ah_run_args_command(sv), "serve"), "serve");
+  CHECK(ah_run_args_parse(serve, 4, &sv, NULL) == AH_OK && str_eq(ah_run_args_command(sv), "serve") &&
+            !ah_run_args_reads_stdin(sv),
+        "serve");
   ah_run_args_free(sv);
+  const char *bad_serve[] = {"g", "agenthooks", "serve", "--provider=opencode", "--timeout=x"};
+  sv = NULL;
+  ans = NULL;
+  CHECK(ah_run_start(bad_serve, 5, &sv, &ans, NULL) == AH_OK && !sv && ans && ah_response_exit_code(ans) == 2,
+        "serve with a bad value: exit 2");
+  ah_response_free(ans);
+  ah_error *e = NULL;
+  CHECK(ah_run_args_parse(bad_serve, 5, &sv, &e) == AH_ERR_INVALID_ARGUMENT && !sv && e, "parse: serve bad value");
+  ah_error_free(e);
+  /* The last argument is the legacy argv payload, used only when stdin is empty. */
   const char *ap[] = {"g", "agenthooks", "run", "--provider=cursor", "{\"hook_event_name\":\"beforeShellExecution\",\"command\":\"ls\"}"};
-  CHECK(ah_run_args_parse(ap, 5, &sv, NULL) == AH_OK && !ah_run_args_reads_stdin(sv), "argv payload: no stdin");
+  CHECK(ah_run_args_parse(ap, 5, &sv, NULL) == AH_OK && ah_run_args_reads_stdin(sv), "argv payload: stdin first");
   ah_invocation *apinv = NULL;
   ah_response *apans = NULL;
   CHECK(ah_invocation_prepare(sv, NULL, 0, NULL, 0, NULL, &apinv, &apans, NULL) == AH_OK && apinv &&
             str_eq(ah_event_native_name(ah_invocation_event(apinv)), "beforeShellExecution"),
-        "argv payload decoded");
+        "argv payload decoded when stdin is empty");
+  ah_invocation_free(apinv);
+  apinv = NULL;
+  CHECK(ah_invocation_prepare(sv, NULL, 0, S("{\"hook_event_name\":\"beforeReadFile\",\"file_path\":\"/a\"}"), NULL,
+                              &apinv, &apans, NULL) == AH_OK && apinv &&
+            str_eq(ah_event_native_name(ah_invocation_event(apinv)), "beforeReadFile"),
+        "stdin wins over the argv payload");
   ah_invocation_free(apinv);
   ah_run_args_free(sv);
-  const char *bad[] = {"g", "agenthooks", "run", "--bogus=1"};
+  /* Unknown options are warnings; a bad value is answered per the fail policy. */
+  const char *bad[] = {"g", "agenthooks", "run", "--provider=codex", "--bogus=1"};
   ah_run_args *b = NULL;
-  ah_error *e = NULL;
-  CHECK(ah_run_args_parse(bad, 4, &b, &e) == AH_ERR_INVALID_ARGUMENT && !b && e, "bad option");
-  ah_error_free(e);
+  CHECK(ah_run_args_parse(bad, 5, &b, NULL) == AH_OK && b &&
+            contains(ah_run_args_warnings(b).ptr, ah_run_args_warnings(b).len, "--bogus", 7),
+        "unknown option: a warning");
+  apinv = NULL;
+  apans = NULL;
+  CHECK(ah_invocation_prepare(b, NULL, 0, S(PRE), NULL, &apinv, &apans, NULL) == AH_OK && apinv, "warning: runs");
+  ah_response *wr = NULL;
+  CHECK(ah_invocation_complete(apinv, NULL, 0, &wr, NULL) == AH_OK &&
+            contains(ah_response_stderr(wr).ptr, ah_response_stderr(wr).len, "--bogus", 7),
+        "the warning leads the answer's stderr");
+  ah_response_free(wr);
+  ah_invocation_free(apinv);
+  ah_run_args_free(b);
+  const char *badval[] = {"g", "agenthooks", "run", "--provider=codex", "--fail=closd"};
+  CHECK(ah_run_args_parse(badval, 5, &b, NULL) == AH_OK && b, "bad value: parsed");
+  j = json_parse(ah_run_args_json(b).ptr, ah_run_args_json(b).len);
+  CHECK(json_str_is(json_get(json_get(j, "problem"), "code"), "invalid_argument") &&
+            json_str_is(json_get(j, "fail"), "closed"),
+        "bad --fail: a problem, read as closed");
+  json_free(j);
+  apinv = NULL;
+  apans = NULL;
+  CHECK(ah_invocation_prepare(b, NULL, 0, S(PRE), NULL, &apinv, &apans, NULL) == AH_OK && !apinv && apans &&
+            contains(ah_response_stdout(apans).ptr, ah_response_stdout(apans).len, "deny", 4),
+        "bad --fail: Codex's deny");
+  ah_response_free(apans);
+  ah_run_args_free(b);
   const char *utf[] = {"g", "agenthooks", "\xff"};
   CHECK(ah_run_args_parse(utf, 3, &b, NULL) == AH_ERR_INVALID_UTF8, "argv utf8");
+  CHECK(ah_run_start(utf, 3, &b, &ans, NULL) == AH_ERR_INVALID_UTF8, "start argv utf8");
   const char *nul[] = {"g", NULL};
   CHECK(ah_run_args_parse(nul, 2, &b, NULL) == AH_ERR_NULL_ARG, "argv NULL element");
   CHECK(ah_run_args_parse(NULL, 1, &b, NULL) == AH_ERR_NULL_ARG, "argv NULL");
   CHECK(ah_run_args_parse(NULL, 0, &b, NULL) == AH_OK && b == NULL, "empty argv");
   CHECK(ah_run_args_parse(argv, 6, NULL, NULL) == AH_ERR_NULL_ARG, "parse NULL out");
+  CHECK(ah_run_start(argv, 6, NULL, &ans, NULL) == AH_ERR_NULL_ARG, "start NULL args out");
+  CHECK(ah_run_start(argv, 6, &b, NULL, NULL) == AH_ERR_NULL_ARG, "start NULL answer out");
   CHECK(ah_run_args_json(NULL).ptr == NULL && ah_run_args_max_bytes(NULL) == 0, "args NULL");
   CHECK(ah_run_args_command(NULL).ptr == NULL && !ah_run_args_reads_stdin(NULL), "args NULL 2");
+  CHECK(ah_run_args_warnings(NULL).ptr == NULL, "args NULL 3");
   ah_run_args_free(NULL);
 
   /* Reading a descriptor within the limit. */
@@ -930,6 +1074,25 @@ static void test_runtime(void) {
   ah_buf *in2 = NULL;
   CHECK(ah_read_fd_limited(fds[0], 5, &in2, &rerr) == AH_ERR_TOO_LARGE && !in2 && rerr, "read fd too large");
   close(fds[0]);
+  /* ah_read_stdin keeps limit + 1 bytes (prepare answers too_large with them). */
+  CHECK(pipe(fds) == 0, "pipe 3");
+  CHECK(write(fds[1], "0123456789", 10) == 10, "write pipe 3");
+  close(fds[1]);
+  CHECK(ah_read_stdin(fds[0], 5, &in2, NULL) == AH_OK && str_eq(ah_buf_str(in2), "012345"), "read stdin: limit + 1");
+  ah_buf_free(in2);
+  close(fds[0]);
+  CHECK(pipe(fds) == 0, "pipe 4");
+  CHECK(write(fds[1], "01", 2) == 2, "write pipe 4");
+  close(fds[1]);
+  in2 = NULL;
+  CHECK(ah_read_stdin(fds[0], SIZE_MAX, &in2, NULL) == AH_OK && str_eq(ah_buf_str(in2), "01"), "read stdin: no overflow");
+  ah_buf_free(in2);
+  in2 = NULL;
+  close(fds[0]);
+  e = NULL;
+  CHECK(ah_read_stdin(-1, 5, &in2, &e) == AH_ERR_IO && e && !in2, "read stdin bad fd");
+  ah_error_free(e);
+  CHECK(ah_read_stdin(0, 5, NULL, NULL) == AH_ERR_NULL_ARG, "read stdin NULL out");
   e = NULL;
   CHECK(ah_read_fd_limited(-1, 5, &in2, &e) == AH_ERR_IO && e, "read bad fd");
   ah_error_free(e);
@@ -947,6 +1110,11 @@ static void test_runtime(void) {
   ah_str ej = ah_invocation_event_json(inv);
   const ah_event *ev = ah_invocation_event(inv);
   CHECK(ev && ej.ptr == ah_event_json(ev).ptr && str_eq(ah_event_kind(ev), "tool.pre"), "invocation event");
+  ah_str vw = ah_invocation_event_view(inv);
+  j = json_parse(vw.ptr, vw.len);
+  CHECK(j && json_str_is(json_get(j, "kind"), "tool.pre") && !json_get(j, "raw") && vw.ptr == ah_invocation_event_view(inv).ptr,
+        "event view: the canonical JSON without raw");
+  json_free(j);
   j = json_parse(ah_invocation_policy_json(inv).ptr, ah_invocation_policy_json(inv).len);
   CHECK(json_str_is(json_get(j, "fail"), "open"), "policy json");
   json_free(j);
@@ -1035,6 +1203,7 @@ static void test_runtime(void) {
   CHECK(ah_invocation_prepare(a, NULL, 0, S(PRE), NULL, &inv, NULL, NULL) == AH_ERR_NULL_ARG, "prepare NULL answer");
   CHECK(ah_invocation_prepare(a, NULL, 0, NULL, 3, NULL, &inv, &answer, NULL) == AH_ERR_NULL_ARG, "prepare NULL payload");
   CHECK(ah_invocation_event(NULL) == NULL && ah_invocation_event_json(NULL).ptr == NULL, "invocation NULL");
+  CHECK(ah_invocation_event_view(NULL).ptr == NULL, "invocation NULL view");
   CHECK(ah_invocation_deadline_ms(NULL) == 0 && ah_invocation_policy_json(NULL).ptr == NULL, "invocation NULL 2");
   ah_invocation_free(NULL);
   ah_error_free(rerr);
@@ -1227,7 +1396,8 @@ int main(int argc, char **argv) {
   test_info();
   test_runtime();
   test_host();
-  int matched = walk(argv[1], "provider", run_provider_case) + walk(argv[1], "router", run_router_case);
+  int matched = walk(argv[1], "provider", run_provider_case) + walk(argv[1], "router", run_router_case) +
+                walk(argv[1], "runtime", run_runtime_case);
   CHECK(matched > 0, "no fixtures matched AH_FIXTURE");
   test_stdout_guard();
   fprintf(stderr, "abi_test: %d checks, %d failures\n", checks, failures);

@@ -15,21 +15,23 @@
 int main(int argc, char **argv) {
   ah_run_args *args = NULL;
   ah_buf *in = NULL;
-  ah_error *err = NULL, *read_err = NULL;
+  ah_error *read_err = NULL;
   ah_invocation *inv = NULL;
   ah_response *resp = NULL;
   if (ah_abi_version() != AH_ABI_VERSION) return 70;
-  if (ah_run_args_parse((const char *const *)argv, (size_t)argc, &args, &err) != AH_OK) {
-    fprintf(stderr, "agenthooks: %s\n", ah_error_message(err).ptr); /* bad config: no opinion */
-    ah_error_free(err);
-    return 0;
+  if (ah_run_start((const char *const *)argv, (size_t)argc, &args, &resp, NULL) != AH_OK) return 70;
+  if (args && !ah_run_args_reads_stdin(args)) { /* `serve` is not handled by this example */
+    fputs("example_hook: serve is not supported\n", stderr);
+    ah_run_args_free(args);
+    return 2;
   }
-  if (!args) return 64; /* not started as a hook */
-  if (ah_run_args_reads_stdin(args)) ah_read_fd_limited(0, ah_run_args_max_bytes(args), &in, &read_err);
-  ah_str data = ah_buf_str(in);
-  ah_invocation_prepare(args, (const uint8_t *)POLICY, strlen(POLICY), (const uint8_t *)data.ptr, data.len, read_err,
-                        &inv, &resp, NULL);
-  if (inv) { /* else resp is already the answer (bad input, unknown agent, duplicate) */
+  if (args) { /* else resp is the whole answer (usage: 64) */
+    ah_read_stdin(0, ah_run_args_max_bytes(args), &in, &read_err);
+    ah_str data = ah_buf_str(in);
+    ah_invocation_prepare(args, (const uint8_t *)POLICY, strlen(POLICY), (const uint8_t *)data.ptr, data.len,
+                          read_err, &inv, &resp, NULL);
+  }
+  if (inv) { /* else resp is already the answer (bad input or argv, unknown agent, duplicate) */
     const ah_event *ev = ah_invocation_event(inv);
     bool deny = strcmp(ah_event_kind(ev).ptr, "tool.pre") == 0 && strstr(ah_event_json(ev).ptr, "rm -rf");
     const char *d = deny ? DENY : "{\"kind\":\"no_decision\"}";

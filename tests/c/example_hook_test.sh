@@ -22,6 +22,8 @@ for p in claude-code codex; do
   check "$p no opinion" 0 '' "$p" "$(printf "$pre" 'ls')"
 done
 check "bad input, fail closed" 2 '' claude-code '{nope'
+# shellcheck disable=SC2059
+check "typo in the provider, fail closed" 2 '' claude-cod "$(printf "$pre" 'rm -rf /')"
 code=0; "${run[@]}" "$bin" >/dev/null 2>&1 || code=$?
 [[ $code == 64 ]] || { echo "example_hook: not a hook: exit $code, want 64"; fail=1; }
 [[ $fail == 0 ]] && echo "example_hook: ok"

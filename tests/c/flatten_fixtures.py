@@ -19,6 +19,9 @@ payload bytes (`payload` compact, `payload_text`, `payload_b64`,
   <out>/router/count
   <out>/router/<i>/name, mode, nhandlers, h<j>.decision.json | h<j>.error,
                    expect.decision.json | expect_error, called
+  <out>/runtime/count
+  <out>/runtime/<i>/name, argv (NUL-separated), stdin (bytes), [router.json],
+                    stdout | stdout.json, [stderr_contains] (NUL-separated), exit
 """
 import base64
 import json
@@ -32,6 +35,8 @@ RESP_KEYS = {"decision", "policy", "error", "wire", "notes"}
 WIRE_KEYS = {"stdout_json", "stdout", "stderr", "exit_code"}
 NOTE_KEYS = {"code", "from", "to"}
 ROUTER_KEYS = {"name", "description", "mode", "handlers", "expect", "called"}
+RUNTIME_KEYS = {"name", "description", "argv", "router", "stdin", "stdin_text", "stdin_b64", "stdin_parts", "expect"}
+RUNTIME_EXPECT_KEYS = {"stdout", "stdout_json", "stderr_contains", "exit_code"}
 
 
 def strict(obj, allowed, where):
@@ -106,7 +111,7 @@ def write(d, name, data):
 
 
 def provider_cases(root, out):
-    dirs = sorted(p for p in root.iterdir() if p.is_dir() and p.name not in ("router", "host", "install"))
+    dirs = sorted(p for p in root.iterdir() if p.is_dir() and p.name not in ("router", "host", "install", "runtime"))
     names = set()
     i = 0
     for d in dirs:
@@ -220,6 +225,61 @@ def router_cases(root, out):
     return i
 
 
+def runtime_stdin(c):
+    forms = [k for k in ("stdin", "stdin_text", "stdin_b64", "stdin_parts") if k in c]
+    if len(forms) > 1:
+        sys.exit(f"{c['name']}: at most one stdin form, got {forms}")
+    if "stdin" in c:
+        return compact(c["stdin"])
+    if "stdin_text" in c:
+        return c["stdin_text"].encode()
+    if "stdin_b64" in c:
+        return base64.b64decode(c["stdin_b64"])
+    out = b""
+    for p in c.get("stdin_parts", []):
+        if isinstance(p, str):
+            out += p.encode()
+        else:
+            strict(p, {"repeat", "times"}, c["name"] + ": stdin_parts")
+            out += p["repeat"].encode() * int(p["times"])
+    return out
+
+
+def runtime_cases(root, out):
+    """fixtures/runtime/README.md: argv + stdin -> the process's answer."""
+    i = 0
+    for f in sorted((root / "runtime").glob("*.json")):
+        c = load(f)
+        strict(c, RUNTIME_KEYS, str(f))
+        want = f"runtime/{f.stem}"
+        if c.get("name") != want or not str(c.get("description", "")).strip():
+            sys.exit(f"{f}: name must be {want!r}, with a description")
+        cd = out / str(i)
+        cd.mkdir(parents=True)
+        write(cd, "name", want)
+        if any("\0" in a for a in c["argv"]):
+            sys.exit(f"{want}: NUL in argv")
+        write(cd, "argv", b"\0".join(a.encode() for a in c["argv"]))
+        write(cd, "argc", len(c["argv"]))
+        write(cd, "stdin", runtime_stdin(c))
+        if "router" in c:
+            write(cd, "router.json", compact(c["router"]))
+        exp = c["expect"]
+        strict(exp, RUNTIME_EXPECT_KEYS, want + ": expect")
+        if ("stdout" in exp) == ("stdout_json" in exp):
+            sys.exit(f"{want}: expect needs exactly one of stdout / stdout_json")
+        if "stdout" in exp:
+            write(cd, "stdout", exp["stdout"].encode())
+        else:
+            write(cd, "stdout.json", compact(exp["stdout_json"]))
+        if exp.get("stderr_contains"):
+            write(cd, "stderr_contains", b"\0".join(x.encode() for x in exp["stderr_contains"]))
+        write(cd, "exit", exp["exit_code"])
+        i += 1
+    write(out, "count", i)
+    return i
+
+
 def main():
     root, out = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
     if out.exists():
@@ -227,9 +287,11 @@ def main():
         shutil.rmtree(out)
     (out / "provider").mkdir(parents=True)
     (out / "router").mkdir(parents=True)
+    (out / "runtime").mkdir(parents=True)
     n = provider_cases(root, out / "provider")
     m = router_cases(root, out / "router")
-    print(f"flatten_fixtures: {n} provider cases, {m} router cases -> {out}")
+    k = runtime_cases(root, out / "runtime")
+    print(f"flatten_fixtures: {n} provider cases, {m} router cases, {k} runtime vectors -> {out}")
 
 
 if __name__ == "__main__":
