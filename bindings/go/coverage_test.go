@@ -12,13 +12,14 @@ import (
 // the reason. Every other ah_* function in the header must be used.
 var notWrapped = map[string]string{
 	"ah_error_code":             "the status returned by each call is the code; errorOf reads it from there",
-	"ah_event_raw":              "the canonical JSON already carries raw verbatim (Event.Raw)",
 	"ah_event_provider":         "read from the canonical JSON",
 	"ah_event_kind":             "read from the canonical JSON",
 	"ah_event_native_name":      "read from the canonical JSON",
 	"ah_fold_is_done":           "ah_fold_push reports done",
 	"ah_response_json":          "the getters are read one by one",
-	"ah_invocation_event":       "handlers get plain Go data (ah_invocation_event_json), never a handle they could outlive",
+	"ah_invocation_event_json":  "Main reads the event without raw (ah_invocation_event_view) and raw as bytes: raw may nest deeper than encoding/json allows",
+	"ah_run_args_command":       "Run tells `serve` from `run` with ah_run_args_reads_stdin",
+	"ah_read_fd_limited":        "Main reads stdin with ah_read_stdin (limit + 1 kept, so an oversized payload still names its event)",
 	"ah_invocation_policy_json": "the Go Router holds the policy it passed in",
 	"ah_policy_deadline_ms":     "Main reads the invocation's deadline (ah_invocation_deadline_ms)",
 	"ah_default_max_bytes":      "Main reads the limit of the parsed arguments (ah_run_args_max_bytes)",

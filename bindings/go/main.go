@@ -11,8 +11,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime"
+	"strings"
 	"time"
 )
 
@@ -57,37 +59,32 @@ func (w guardWriter) Write(b []byte) (int, error) {
 // given, and the exit code is returned (for tests and embedding). It does
 // not move stray prints off stdout. ctx bounds the handlers together with
 // the deadline.
+//
+// The argv rules are the core's (runtime::launch and runtime::start, the
+// same in every language): an unknown option is a warning on stderr; a
+// value that cannot be used or an unknown provider is answered per the
+// fail policy; stdin is read first, and a JSON object as the last argument
+// is the payload only when stdin is empty.
 func Run(ctx context.Context, r *Router, argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	args, err := parseRunArgs(argv)
+	args, ans, err := startRun(argv)
 	if err != nil {
-		// A config we cannot read: say so, answer "no opinion".
+		// Only invalid UTF-8 in argv gets here: no config can be read.
 		code, msg := codeAndMessage(err)
 		fmt.Fprintf(stderr, "agenthooks: %s: %s\n", code, msg)
 		return 0
 	}
-	if args == nil {
-		prog := "<program>"
-		if len(argv) > 0 {
-			prog = argv[0]
-		}
-		fmt.Fprintf(stderr, "agenthooks: this program is a coding-agent hook; run it as `%s agenthooks run --provider=<agent>` with the payload on stdin\n", prog)
-		return 64
+	if ans != nil {
+		return write(takeResponse(ans), stdout, stderr)
 	}
 	defer C.ah_run_args_free(args)
-	if cmd := goString(C.ah_run_args_command(args)); cmd == "serve" {
+	if !C.ah_run_args_reads_stdin(args) {
+		io.WriteString(stderr, goString(C.ah_run_args_warnings(args)))
 		return serve(ctx, r, args, stdin, stdout, stderr)
-	} else if cmd != "run" {
-		fmt.Fprintf(stderr, "agenthooks: invalid_argument: `%s` is not supported by the Go binding\n", cmd)
-		return 0
 	}
 
-	var payload []byte
-	var readErr *C.ah_error
-	if C.ah_run_args_reads_stdin(args) {
-		payload, readErr = readPayload(stdin, int(C.ah_run_args_max_bytes(args)))
-		if readErr != nil {
-			defer C.ah_error_free(readErr)
-		}
+	payload, readErr := readPayload(stdin, C.ah_run_args_max_bytes(args))
+	if readErr != nil {
+		defer C.ah_error_free(readErr)
 	}
 	resp, err := answer(ctx, r, args, payload, readErr)
 	if err != nil {
@@ -96,6 +93,20 @@ func Run(ctx context.Context, r *Router, argv []string, stdin io.Reader, stdout,
 		return 0
 	}
 	return write(resp, stdout, stderr)
+}
+
+// startRun is the core's launch: the arguments of one call, or the whole
+// answer (usage, or `serve` with a value it cannot use).
+func startRun(argv []string) (*C.ah_run_args, *C.ah_response, error) {
+	ap, an, free := cArgv(argv)
+	defer free()
+	var args *C.ah_run_args
+	var ans *C.ah_response
+	var cerr *C.ah_error
+	if st := C.ah_run_start(ap, an, &args, &ans, &cerr); st != C.AH_OK {
+		return nil, nil, errorOf(st, cerr)
+	}
+	return args, ans, nil
 }
 
 // answer is one hook call, exactly as `agenthooks run` answers it:
@@ -119,10 +130,13 @@ func answer(ctx context.Context, r *Router, args *C.ah_run_args, payload []byte,
 	}
 	defer C.ah_invocation_free(inv)
 
-	ev, err := eventFromJSON(view(C.ah_invocation_event_json(inv)), false)
+	// The canonical JSON without raw, and raw as bytes: raw is the payload
+	// verbatim and may nest deeper than encoding/json's limit (10 000).
+	ev, err := eventFromJSON(view(C.ah_invocation_event_view(inv)), false)
 	if err != nil {
 		return completeError(inv, err), nil
 	}
+	ev.Raw = append(json.RawMessage(nil), view(C.ah_event_raw(C.ah_invocation_event(inv)))...)
 	deadline := time.Duration(C.ah_invocation_deadline_ms(inv)) * time.Millisecond
 	return decide(ctx, r, ev, inv, deadline), nil
 }
@@ -222,15 +236,16 @@ func parseRunArgs(argv []string) (*C.ah_run_args, error) {
 	return out, nil
 }
 
-// readPayload reads stdin within the limit: a file descriptor through the
-// core (its exact rule); any other reader up to limit+1 bytes, the core's
-// limit rule then applies in prepare. A failure is returned as an owned
-// ah_error for prepare.
-func readPayload(stdin io.Reader, limit int) ([]byte, *C.ah_error) {
+// readPayload reads stdin as the core does (keeping at most limit+1
+// bytes; prepare answers more than the limit as too_large, still reading
+// the event name): a file descriptor through the core (ah_read_stdin, a
+// terminal counts as empty), any other reader here. A failure is returned
+// as an owned ah_error for prepare.
+func readPayload(stdin io.Reader, limit C.size_t) ([]byte, *C.ah_error) {
 	if f, ok := stdin.(*os.File); ok {
 		var buf *C.ah_buf
 		var cerr *C.ah_error
-		st := C.ah_read_fd_limited(C.int32_t(f.Fd()), C.size_t(limit), &buf, &cerr)
+		st := C.ah_read_stdin(C.int32_t(f.Fd()), limit, &buf, &cerr)
 		runtime.KeepAlive(f)
 		if st != C.AH_OK {
 			if cerr == nil {
@@ -240,11 +255,28 @@ func readPayload(stdin io.Reader, limit int) ([]byte, *C.ah_error) {
 		}
 		return takeBuf(buf), nil
 	}
-	b, err := io.ReadAll(io.LimitReader(stdin, int64(limit)+1))
+	b, err := io.ReadAll(io.LimitReader(stdin, readCap(limit)))
 	if err != nil {
 		return nil, newCError(C.AH_ERR_IO, "reading stdin: "+err.Error())
 	}
 	return b, nil
+}
+
+// readCap is limit+1 as an int64, saturating (--max-bytes may be up to
+// the largest size_t).
+func readCap(limit C.size_t) int64 {
+	if uint64(limit) >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(limit) + 1
+}
+
+// intLimit is a size limit as an int, saturating.
+func intLimit(limit C.size_t) int {
+	if uint64(limit) >= uint64(math.MaxInt) {
+		return math.MaxInt - 1
+	}
+	return int(limit)
 }
 
 func newCError(st C.uint32_t, msg string) *C.ah_error {
@@ -264,15 +296,24 @@ type RunArgs struct {
 	Fail     Fail     `json:"fail"`
 	HookID   string   `json:"hook_id"`
 	Match    string   `json:"match"`
-	MaxBytes *int     `json:"max_bytes"`
-	// ArgvPayload: the payload came as an argument (legacy argv-payload
-	// modes); stdin is not read.
+	MaxBytes *uint64  `json:"max_bytes"`
+	// ArgvPayload: the last argument is a JSON object, the payload of the
+	// legacy argv modes (used only when stdin is empty).
 	ArgvPayload bool `json:"argv_payload"`
+	// Warnings: what Main would warn about on stderr (unknown options,
+	// ignored arguments), one line each.
+	Warnings string `json:"warnings"`
+	Problem  *struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"problem"`
 }
 
-// ParseArgs parses a hook program's argv as Main does: nil (and no error)
+// ParseArgs validates a hook program's argv strictly: nil (and no error)
 // when the word `agenthooks` is absent; an invalid_argument error for an
-// unknown option or a bad value.
+// unknown option, a stray argument or a bad value, unknown_provider for an
+// unknown provider. (Main is lenient where it can be: it only warns about
+// unknown options, and answers a bad value per the fail policy.)
 func ParseArgs(argv []string) (*RunArgs, error) {
 	a, err := parseRunArgs(argv)
 	if err != nil || a == nil {
@@ -282,6 +323,13 @@ func ParseArgs(argv []string) (*RunArgs, error) {
 	var out RunArgs
 	if err := json.Unmarshal(view(C.ah_run_args_json(a)), &out); err != nil {
 		return nil, newError("invalid_json", "%v", err)
+	}
+	if out.Problem != nil {
+		return nil, newError(out.Problem.Code, "%s", out.Problem.Message)
+	}
+	if out.Warnings != "" {
+		line := strings.SplitN(out.Warnings, "\n", 2)[0]
+		return nil, newError("invalid_argument", "%s", strings.TrimPrefix(line, "agenthooks: warning: "))
 	}
 	return &out, nil
 }

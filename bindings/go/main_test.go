@@ -130,8 +130,16 @@ func TestRunInProcess(t *testing.T) {
 	if got := run(prePayload); got.code != 64 {
 		t.Fatalf("no agenthooks word: %+v", got)
 	}
-	if got := run(prePayload, "agenthooks", "run", "--bogus=1"); got.code != 0 || !strings.Contains(got.stderr, "invalid_argument") {
-		t.Fatalf("bad option: %+v", got)
+	// An unknown option is a warning; the run goes on (the provider from
+	// the payload's shape here).
+	if got := run(prePayload, "agenthooks", "run", "--bogus=1"); got.code != 0 || !strings.Contains(got.stderr, "--bogus") ||
+		!strings.Contains(got.stdout, "deny") {
+		t.Fatalf("unknown option: %+v", got)
+	}
+	// A bad value is answered per the fail policy (a bad --fail reads as closed).
+	if got := run(prePayload, "agenthooks", "run", "--provider=codex", "--fail=closd"); got.code != 0 ||
+		!strings.Contains(got.stdout, "deny") || !strings.Contains(got.stderr, "closd") {
+		t.Fatalf("bad --fail: %+v", got)
 	}
 	if got := run(prePayload, "agenthooks", "run", "--provider=vim"); got.code != 0 || got.stdout != "" || !strings.Contains(got.stderr, "unknown_provider") {
 		t.Fatalf("unknown provider: %+v", got)

@@ -46,7 +46,7 @@ func serve(ctx context.Context, r *Router, args *C.ah_run_args, stdin io.Reader,
 		return 2
 	}
 	s := &server{ctx: ctx, r: r, args: args, ra: ra, provider: provider, stdout: stdout, stderr: stderr,
-		max: int(C.ah_run_args_max_bytes(args))}
+		max: intLimit(C.ah_run_args_max_bytes(args))}
 	br := bufio.NewReaderSize(stdin, 64*1024)
 	for {
 		line, tooLong, ok := readFrame(br, s.max)
