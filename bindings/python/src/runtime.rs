@@ -1,10 +1,11 @@
-//! The author-side run, step by step, for `agenthooks.main`: argv parsing,
-//! `prepare` (provider, stdin, decode, loop-guard count), the handler
-//! deadline, `complete` (encode or apply the fail policy) and the stdout
-//! guard. Python drives the steps so that its handlers run in Python
-//! threads; every rule stays in the core.
+//! The author-side run, step by step, for `agenthooks.main`: `launch` (the
+//! core's argv rules), `prepare` (the core's `start`: stdin or the argv
+//! payload, bad argv values per the fail policy, provider, decode,
+//! loop-guard count), the handler deadline, `complete` (encode or apply
+//! the fail policy) and the stdout guard. Python drives the steps so that
+//! its handlers run in Python threads; every rule stays in the core.
 
-use agenthooks::runtime::{self, Invocation, RunArgs, StdoutGuard};
+use agenthooks::runtime::{self, Invocation, Launch, Plan, StdoutGuard};
 use agenthooks::{Error, Fail};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -16,43 +17,71 @@ use crate::event::event_to_py;
 use crate::policy::PyPolicy;
 use crate::response::PyResponse;
 
-/// Parsed `agenthooks run` arguments.
+/// Parsed `agenthooks run` arguments (the core's `runtime::Plan`: the
+/// options, warnings, the first unusable value, the argv payload).
 #[pyclass(module = "agenthooks._native", name = "RunArgs", frozen)]
 pub struct PyRunArgs {
-    inner: RunArgs,
+    plan: Plan,
+}
+
+impl PyRunArgs {
+    fn args(&self) -> &agenthooks::runtime::RunArgs {
+        &self.plan.args
+    }
 }
 
 #[pymethods]
 impl PyRunArgs {
-    /// Subcommand (`run`).
+    /// Subcommand (`run` or `serve`).
     #[getter]
     fn command(&self) -> &str {
-        &self.inner.command
+        &self.plan.args.command
+    }
+    /// Warnings about argv for stderr (unknown options, ignored arguments),
+    /// one line each; `prepare` puts them in front of a run's answer.
+    #[getter]
+    fn warnings(&self) -> &str {
+        &self.plan.warnings
+    }
+    /// `(code, message)` of the first value argv cannot use (answered by
+    /// `prepare` per the fail policy), or None.
+    #[getter]
+    fn problem(&self) -> Option<(&'static str, String)> {
+        self.plan
+            .problem
+            .as_ref()
+            .map(|e| (e.code().as_str(), e.to_string()))
+    }
+    /// Whether the last argument is a JSON object: the legacy argv
+    /// payload, used only when stdin is empty.
+    #[getter]
+    fn argv_payload(&self) -> bool {
+        self.plan.argv_payload.is_some()
     }
     /// `--provider`.
     #[getter]
     fn provider(&self) -> Option<&str> {
-        self.inner.provider.as_deref()
+        self.args().provider.as_deref()
     }
     /// `--event`.
     #[getter]
     fn event(&self) -> Option<&str> {
-        self.inner.event.as_deref()
+        self.args().event.as_deref()
     }
     /// `--variant`.
     #[getter]
     fn variant(&self) -> Option<&str> {
-        self.inner.variant.as_deref()
+        self.args().variant.as_deref()
     }
     /// `--timeout` in seconds.
     #[getter]
     fn timeout_s(&self) -> Option<f64> {
-        self.inner.timeout_s
+        self.args().timeout_s
     }
     /// `--fail` override (`open` / `closed`).
     #[getter]
     fn fail(&self) -> Option<&'static str> {
-        self.inner.fail.map(|f| match f {
+        self.args().fail.map(|f| match f {
             Fail::Open => "open",
             Fail::Closed => "closed",
         })
@@ -60,32 +89,59 @@ impl PyRunArgs {
     /// `--hook-id`.
     #[getter]
     fn hook_id(&self) -> Option<&str> {
-        self.inner.hook_id.as_deref()
+        self.args().hook_id.as_deref()
     }
     /// `--match`.
     #[getter]
     fn matcher(&self) -> Option<&str> {
-        self.inner.matcher.as_deref()
+        self.args().matcher.as_deref()
     }
     /// `--max-bytes`.
     #[getter]
     fn max_bytes(&self) -> Option<usize> {
-        self.inner.max_bytes
+        self.args().max_bytes
     }
     fn __repr__(&self) -> String {
-        format!("RunArgs({:?})", self.inner)
+        format!("RunArgs({:?})", self.plan.args)
     }
 }
 
-/// Finds the `agenthooks` word in argv and parses what follows it; None
-/// when the word is absent. Bad options raise `InvalidArgumentError`.
+/// Strict validation of a hook's argv: finds the `agenthooks` word and
+/// parses what follows it; None when the word is absent. An unknown
+/// option, a stray argument or a bad value raises `InvalidArgumentError`
+/// (an unknown provider the provider's error). `main` uses `launch`.
 #[pyfunction]
 #[pyo3(signature = (argv, *, state_dir=None))]
 pub fn parse_args(argv: Vec<String>, state_dir: Option<String>) -> PyResult<Option<PyRunArgs>> {
-    Ok(runtime::parse_args(&argv).py()?.map(|mut inner| {
-        inner.state_dir = state_dir.map(Into::into);
-        PyRunArgs { inner }
+    Ok(runtime::parse_args(&argv).py()?.map(|mut args| {
+        args.state_dir = state_dir.map(Into::into);
+        PyRunArgs {
+            plan: Plan {
+                args,
+                ..Plan::default()
+            },
+        }
     }))
+}
+
+/// How a hook process starts (the core's `runtime::launch`, the argv rules
+/// every language shares): the `RunArgs` of a `run` or `serve`, or the
+/// whole answer as a `Response` (no `agenthooks` word: usage, exit 64;
+/// `serve` with a value it cannot use: exit 2).
+#[pyfunction]
+#[pyo3(signature = (argv, *, state_dir=None))]
+pub fn launch<'py>(
+    py: Python<'py>,
+    argv: Vec<String>,
+    state_dir: Option<String>,
+) -> PyResult<Bound<'py, PyAny>> {
+    match runtime::launch(&argv) {
+        Launch::Answer(r) => Ok(Bound::new(py, PyResponse::from(r))?.into_any()),
+        Launch::Run(mut plan) | Launch::Serve(mut plan) => {
+            plan.args.state_dir = state_dir.map(Into::into);
+            Ok(Bound::new(py, PyRunArgs { plan })?.into_any())
+        }
+    }
 }
 
 /// One decoded hook invocation, ready for the handlers.
@@ -132,10 +188,13 @@ impl PyInvocation {
     }
 }
 
-/// Resolves the provider, reads the payload (stdin when `payload` is None,
-/// up to the size limit) and decodes it. Returns the `Invocation`, or the
-/// agent's complete `Response` when there is nothing to run (unknown
-/// provider, bad input: the fail policy already answered).
+/// The core's `runtime::start`: reads stdin when `payload` is None (up to
+/// the size limit plus one byte; a terminal is empty), takes the argv
+/// payload when that is blank, answers a value argv cannot use per the
+/// fail policy, resolves the provider and decodes. Returns the
+/// `Invocation`, or the agent's complete `Response` when there is nothing
+/// to run (unknown provider, bad argv value, bad input: the fail policy
+/// already answered).
 #[pyfunction]
 #[pyo3(signature = (args, policy, payload=None))]
 pub fn prepare<'py>(
@@ -144,18 +203,16 @@ pub fn prepare<'py>(
     policy: &Bound<'py, PyPolicy>,
     payload: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let args = &args.get().inner;
+    let plan = &args.get().plan;
     let policy = &policy.get().inner;
     let bytes = match payload {
         Some(p) => Ok(payload_bytes(p)?.into_owned()),
         None => {
-            let limit = args
-                .max_bytes
-                .unwrap_or(agenthooks::dialect::DEFAULT_MAX_BYTES);
-            py.detach(|| runtime::read_limited(std::io::stdin().lock(), limit))
+            let limit = plan.read_limit();
+            py.detach(|| runtime::read_stdin(limit))
         }
     };
-    match runtime::prepare(args, policy, bytes) {
+    match runtime::start(plan, policy, bytes) {
         Ok(inner) => {
             let event = event_to_py(py, inner.event.clone())?.unbind();
             Ok(Bound::new(py, PyInvocation { inner, event })?.into_any())
@@ -209,6 +266,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyInvocation>()?;
     m.add_class::<PyStdoutGuard>()?;
     m.add_function(wrap_pyfunction!(parse_args, m)?)?;
+    m.add_function(wrap_pyfunction!(launch, m)?)?;
     m.add_function(wrap_pyfunction!(prepare, m)?)?;
     Ok(())
 }

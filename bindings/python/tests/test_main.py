@@ -181,13 +181,35 @@ def test_bad_input_unknown_agents_and_usage(tmp_path: pathlib.Path) -> None:
     assert (out, code) == ("", 2) and "not_an_object" in err
     out, err, code = answer(run_hook(argv + ["agenthooks", "run", "--provider=vim"], PRE))
     assert (out, code) == ("", 0) and "unknown_provider" in err
+    # An unknown option is a warning; the run goes on (provider by shape).
     out, err, code = answer(run_hook(argv + ["agenthooks", "run", "--bogus=1"], PRE))
-    assert (out, code) == ("", 0) and "invalid_argument" in err
+    assert code == 0 and "deny" in out and "--bogus" in err
+    # A bad value is answered per the fail policy (a bad --fail reads as closed).
+    out, err, code = answer(run_hook(argv + ["agenthooks", "run", "--provider=codex", "--fail=closd"], PRE))
+    assert code == 0 and "deny" in out and "closd" in err
     out, err, code = answer(run_hook(argv, PRE))
     assert (out, code) == ("", 64) and "agenthooks run --provider=<agent>" in err
     big = b'{"hook_event_name":"PreToolUse","x":"' + b"x" * 100 + b'"}'
     out, err, code = answer(run_hook(argv + ["agenthooks", "run", "--provider=codex", "--max-bytes=50"], big))
     assert (out, code) == ("", 0) and "too_large" in err
+
+
+def test_argv_payload_only_when_stdin_is_empty(tmp_path: pathlib.Path) -> None:
+    """main() takes the legacy argv payload (older Cursor CLI builds, Codex
+    notify) when stdin is empty, and never lets a JSON argument replace
+    the payload on stdin (issue 21 §4)."""
+    argv = script(tmp_path, """
+        router = ah.Router()
+        router.on_tool_pre(lambda e: ah.deny("no " + e.tool.command) if "rm" in e.tool.command else None)
+        ah.main(router)
+    """)
+    rm = PRE.replace(b'"ls"', b'"rm -rf /"')
+    out, err, code = answer(run_hook(argv + ["agenthooks", "run", "--provider=codex", rm.decode()], b""))
+    assert code == 0 and json.loads(out)["hookSpecificOutput"]["permissionDecision"] == "deny", err
+    out, err, code = answer(run_hook(argv + [PRE.decode(), "agenthooks", "run", "--provider=codex"], rm))
+    assert code == 0 and "no rm -rf /" in out, err
+    out, err, code = answer(run_hook(argv + ["agenthooks", "run", "--provider=codex", PRE.decode()], rm))
+    assert code == 0 and "no rm -rf /" in out, err
 
 
 def test_run_in_process_matches_the_process(tmp_path: pathlib.Path) -> None:

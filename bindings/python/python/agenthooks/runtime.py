@@ -1,11 +1,15 @@
 """The author-side run: argv/stdin in, the agent's answer out.
 
 ``main(router)`` is the whole program of a Python hook. It follows the
-core's three steps (``agenthooks::runtime``): ``prepare`` (provider, stdin,
-decode, loop guard; an undecodable payload is answered right there per the
-fail policy), the router's handlers on a worker thread within the deadline
-(a hung handler is abandoned; an exception or a timeout goes to the fail
-policy), then ``complete`` (encode, degrade, record continuations).
+core's steps (``agenthooks::runtime``), shared by every language: ``launch``
+(the argv rules: an unknown option is a warning on stderr, a value that
+cannot be used or an unknown provider is answered per the fail policy),
+``prepare`` (the core's ``start``: stdin first, the legacy argv payload only
+when stdin is empty, provider, decode, loop guard; an undecodable payload is
+answered right there per the fail policy), the router's handlers on a
+worker thread within the deadline (a hung handler is abandoned; an exception
+or a timeout goes to the fail policy), then ``complete`` (encode, degrade,
+record continuations).
 
 ``<program> agenthooks serve --provider=opencode|openclaw`` runs the NDJSON
 loop of the plugin bridges instead (``agenthooks::serve``): one hello, then
@@ -42,14 +46,6 @@ if TYPE_CHECKING:  # typing is for the type checker only (import cost)
 __all__ = ["main", "run"]
 
 
-def _usage(argv: Sequence[str]) -> str:
-    prog = argv[0] if argv else "<program>"
-    return (
-        "agenthooks: this program is a coding-agent hook; run it as "
-        f"`{prog} agenthooks run --provider=<agent>` with the payload on stdin\n"
-    )
-
-
 def _decide_within(router: Router, event: Event, deadline_ms: int) -> Tuple[_Outcome, bool]:
     """Runs the router on a worker thread; returns (decision or exception,
     finished). An unfinished worker is abandoned: like a daemon thread it
@@ -82,29 +78,21 @@ def _complete(router: Router, inv: Invocation) -> Tuple[Response, bool]:
     return inv.complete_error(outcome if outcome is not None else RuntimeError("no outcome")), True
 
 
-def _prepare_args(argv: Sequence[str]) -> Union[_native.RunArgs, Response]:
-    try:
-        args = _native.parse_args(list(argv))
-    except AgentHooksError as e:
-        # A config we cannot read: say so, answer "no opinion".
-        return Response(stderr=f"agenthooks: {e.code}: {e}\n", exit_code=0)
-    if args is None:
-        return Response(stderr=_usage(argv), exit_code=64)
-    return args
-
-
 def run(router: Router, argv: Sequence[str], payload: Union[bytes, str]) -> Response:
     """One hook invocation in-process (for tests and embedding): what
-    ``main`` would answer for ``argv`` and this stdin payload, without
-    touching the process's stdout or exiting. A hung handler is abandoned
-    on its daemon thread."""
+    ``main`` would answer for ``argv`` and this stdin payload (``b""`` for
+    an empty stdin), without touching the process's stdout or exiting. A
+    hung handler is abandoned on its daemon thread. ``serve`` is not run
+    in-process (exit 2, as the core's ``run_argv``)."""
     if getattr(_native, "NATIVE_UNAVAILABLE", None):  # the core cannot load: _failsafe.py
         from . import _failsafe
 
         return _failsafe.run(router, argv, payload)  # type: ignore[return-value]
-    args = _prepare_args(argv)
+    args = _native.launch(list(argv))
     if isinstance(args, Response):
         return args
+    if args.command == "serve":
+        return Response(stderr=f"{args.warnings}agenthooks: `serve` runs only as a process\n", exit_code=2)
     prepared = _native.prepare(args, router.policy, payload)
     if isinstance(prepared, Response):
         return prepared
@@ -172,7 +160,7 @@ def _serve(router: Router, args: _native.RunArgs, stdin: IO[bytes], write: Calla
     except AgentHooksError as e:
         sys.stderr.write(f"agenthooks: {e.code}: {e}\n")
         return 2
-    limit = args.max_bytes or _native.DEFAULT_MAX_BYTES
+    limit = min(_native.DEFAULT_MAX_BYTES if args.max_bytes is None else args.max_bytes, sys.maxsize - 1)
 
     def error(seq: Any, code: str, message: str) -> None:
         write({"seq": seq, "error": {"code": code, "message": message}})
@@ -243,8 +231,9 @@ def main(router: Router, argv: Optional[Sequence[str]] = None) -> NoReturn:
 
         _failsafe.main(router, argv)
     argv = list(sys.argv if argv is None else argv)
-    args = _prepare_args(argv)
+    args = _native.launch(argv)
     if isinstance(args, Response):
+        # No `agenthooks` word (usage, 64), or `serve` with a bad value (2).
         sys.stderr.write(args.stderr)
         _flush_quietly()
         sys.exit(args.exit_code)
@@ -252,6 +241,8 @@ def main(router: Router, argv: Optional[Sequence[str]] = None) -> NoReturn:
     guard = _native.StdoutGuard()
     sys.stdout = sys.stderr
     if args.command == "serve":
+        if args.warnings:
+            sys.stderr.write(args.warnings)
         # NDJSON over stdio for the OpenCode / OpenClaw plugin bridges.
         def write(frame: Dict[str, Any]) -> None:
             _flush_quietly()
