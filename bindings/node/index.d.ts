@@ -63,6 +63,34 @@ export declare class NativeInvocation {
 }
 
 /**
+ * One hook call as argv describes it (the core's `runtime::Plan`): the
+ * arguments, warnings, the first value that cannot be used, the legacy
+ * argv payload.
+ */
+export declare class NativePlan {
+  /** The parsed arguments. */
+  get args(): RunArgs
+  /** `run` or `serve`. */
+  get command(): string
+  /**
+   * Warnings about argv for stderr (unknown options, ignored
+   * arguments), one line each; `prepare` puts them in front of a run's
+   * answer.
+   */
+  get warnings(): string
+  /**
+   * Step one (the core's `runtime::start`): `args` are this plan's
+   * (possibly with a `stateDir`); `payload` the stdin bytes (embedding,
+   * tests), else stdin is read here (up to `--max-bytes` plus one byte;
+   * a terminal is empty). The argv payload is used when stdin is blank;
+   * a value argv cannot use is answered per the fail policy. Returns
+   * the invocation, or the complete answer when the run ends here
+   * (unknown provider, bad argv value, undecodable input, a duplicate).
+   */
+  prepare(args: RunArgs, policyJson?: string | undefined | null, payload?: Buffer | undefined | null): NativeInvocation | Response
+}
+
+/**
  * Keeps stray prints off stdout: while it lives, fd 1 points at stderr;
  * `writeAnswer` writes to the real stdout (the core's `StdoutGuard`).
  */
@@ -81,30 +109,6 @@ export interface Answer {
   error_code?: string
   /** Its message. */
   error_message?: string
-}
-
-/** Starts a hook process from its argv (program first). */
-export declare function begin(argv: Array<string>): Begin
-
-/**
- * How a hook process starts (the first part of the core's
- * `run_process`): the argv payload of legacy modes is taken out, then argv
- * is parsed. Without `args` the run ends here with `exit_code` and
- * `stderr` (no `agenthooks` word: 64 and a usage line; a bad option: 0,
- * "no opinion", and a diagnostic).
- */
-export interface Begin {
-  /** The parsed arguments, when the run goes on. */
-  args?: RunArgs
-  /** Exit code when the run ends here. */
-  exitCode: number
-  /** Diagnostic when the run ends here. */
-  stderr: string
-  /**
-   * The JSON payload found in argv (older Cursor CLI builds, Codex
-   * `notify`); stdin is not read then.
-   */
-  argvPayload?: Buffer
 }
 
 /** What a provider's native event can express. */
@@ -258,6 +262,15 @@ export declare function kindOf(providerId: string, nativeName: string): string
 export declare function kinds(): Array<string>
 
 /**
+ * How a hook process starts from its argv, program first (the core's
+ * `runtime::launch`, the argv rules every language shares): the plan of
+ * a `run` or `serve`, or the whole answer (no `agenthooks` word: usage,
+ * exit 64; `serve` with a value it cannot use: exit 2). An unknown option
+ * is only a warning.
+ */
+export declare function launch(argv: Array<string>): NativePlan | Response
+
+/**
  * Compiles a matcher in a dialect's flavour and tests subjects
  * (`agenthooks::host::json::matcher_json`).
  */
@@ -285,9 +298,12 @@ export interface Note {
 }
 
 /**
- * Parses argv as a hook process reads it: the legacy argv JSON payload
- * (if any) is set aside, then the `agenthooks` word and what follows are
- * parsed. `null` when the word is absent; throws `invalid_argument`.
+ * Strict validation of a hook's argv: the `agenthooks` word and what
+ * follows it are parsed; `null` when the word is absent; throws
+ * `invalid_argument` for an unknown option, a stray argument or a bad
+ * value (`unknown_provider` for an unknown provider). A JSON object as
+ * the last argument is the legacy argv payload, not an error. `main` is
+ * lenient where it can be (see [`launch`]).
  */
 export declare function parseArgs(argv: Array<string>): RunArgs | null
 
@@ -308,16 +324,6 @@ export declare function policyDeadlineMs(json?: string | undefined | null, timeo
  * `invalid_argument`).
  */
 export declare function policyNormalize(json?: string | undefined | null): string
-
-/**
- * Step one: resolves the provider, decodes the payload, suppresses a
- * double-fired event and fills the loop-guard count. `payload`: the bytes
- * (embedding, tests); else the `argvPayload` of [`begin`]; else stdin is
- * read here (up to `--max-bytes`). Returns the invocation, or the complete
- * answer when the run ends here (unknown provider, undecodable input, a
- * duplicate).
- */
-export declare function prepare(args: RunArgs, policyJson?: string | undefined | null, payload?: Buffer | undefined | null, argvPayload?: Buffer | undefined | null): NativeInvocation | Response
 
 /** The display name of a provider (`Claude Code`). */
 export declare function providerDisplayName(provider: string): string

@@ -453,7 +453,11 @@ export interface RunArgs {
   maxBytes?: number
   stateDir?: string
 }
-/** Parses argv as a hook process reads it; `null` without the `agenthooks` word. */
+/**
+ * Validates a hook's argv strictly; `null` without the `agenthooks` word.
+ * Throws for an unknown option or a bad value (`main` only warns about
+ * unknown options and answers a bad value per the fail policy).
+ */
 export declare function parseArgs(argv: string[]): RunArgs | null
 /** The event's canonical JSON text, `raw` spliced in verbatim. */
 export declare function canonicalJson(event: Event): string
@@ -479,8 +483,12 @@ export declare function all<E extends EventBase = Event>(...handlers: Handler<E>
 export declare function deadlineMs(policy?: PolicyJson | null, timeoutS?: number | null): number
 /** Runs the router within a deadline; rejects with `handler_timeout`. */
 export declare function decideWithDeadline(router: Router, event: Event, deadlineMs: number): Promise<Decision>
-/** One author-side run without process side effects. */
-export declare function run(router: Router, argv: string[], payload: string | Uint8Array): Promise<Response>
+/**
+ * One author-side run without process side effects: what `main` would
+ * answer for this argv and stdin (usage without the `agenthooks` word,
+ * exit 64; the fail policy's answer for a bad argv value).
+ */
+export declare function run(router: Router, argv: string[], payload?: string | Uint8Array | null): Promise<Response>
 /** The whole author-side run: argv, stdin, handlers, answer, exit. Never returns. */
 export declare function main(router: Router): Promise<never>
 

@@ -701,20 +701,26 @@ async function completeInvocation(router, inv) {
 /**
  * One author-side run without process side effects (for tests and
  * embedding): `argv` as the agent passes it (the `agenthooks` word
- * anywhere), `payload` the stdin bytes or text. Resolves to the agent's
- * answer `{stdout, stderr, exit_code, notes}`.
+ * anywhere), `payload` the stdin bytes or text (empty when omitted).
+ * Resolves to the agent's answer `{stdout, stderr, exit_code, notes}`,
+ * exactly what `main` would write: the argv rules are the core's (usage
+ * and exit 64 without the word; an unknown option is a warning; a bad
+ * value or an unknown provider is answered per the fail policy; a JSON
+ * object as the last argument is the payload only when stdin is empty).
+ * `serve` is not run in-process (exit 2).
  */
 async function run(router, argv, payload) {
   if (native.unavailable) return failsafe.run(router, argv, payload)
-  const b = native.begin(argv)
-  if (!b.args) throw jsError('invalid_argument', b.stderr.trim())
-  let bytes = null
+  const l = native.launch(argv)
+  if (!(l instanceof native.NativePlan)) return l
+  if (l.command === 'serve') {
+    return { stdout: '', stderr: `${l.warnings}agenthooks: \`serve\` runs only as a process\n`, exit_code: 2, notes: [] }
+  }
+  let bytes = Buffer.alloc(0)
   if (payload !== undefined && payload !== null) {
     bytes = typeof payload === 'string' ? Buffer.from(payload) : payloadArg(payload)
-  } else if (!b.argvPayload) {
-    bytes = Buffer.alloc(0)
   }
-  const prepared = call(() => native.prepare(b.args, policyJsonOf(router), bytes, b.argvPayload ?? null))
+  const prepared = call(() => l.prepare(l.args, policyJsonOf(router), bytes))
   if (!(prepared instanceof native.NativeInvocation)) return prepared
   return completeInvocation(router, prepared)
 }
@@ -750,10 +756,15 @@ function divertJsStdout() {
  */
 function main(router) {
   if (native.unavailable) return failsafe.main(router)
-  const b = native.begin(process.argv.slice(1))
-  if (!b.args) {
-    writeErr(b.stderr)
-    process.exit(b.exitCode)
+  const l = native.launch(process.argv.slice(1))
+  if (!(l instanceof native.NativePlan)) {
+    // No `agenthooks` word (usage, 64), or `serve` with a bad value (2).
+    writeErr(l.stderr)
+    process.exit(l.exit_code)
+  }
+  if (l.command === 'serve') {
+    writeErr(`${l.warnings}agenthooks: \`serve\` is not supported by the Node binding: the OpenCode and OpenClaw plugins run Node hooks in-process\n`)
+    process.exit(2)
   }
   const guard = native.NativeStdoutGuard.divert()
   divertJsStdout()
@@ -770,7 +781,7 @@ function main(router) {
   }
   let prepared
   try {
-    prepared = call(() => native.prepare(b.args, policyJsonOf(router), null, b.argvPayload ?? null))
+    prepared = call(() => l.prepare(l.args, policyJsonOf(router), null))
   } catch (e) {
     // Not reachable with a valid router; never a crash on stdout anyway.
     writeErr(`agenthooks: ${e.code ?? 'invalid_argument'}: ${e.message}\n`)

@@ -1,14 +1,14 @@
-//! The author-side run, in the core's three steps: [`prepare`], the JS
-//! handlers (within `deadlineMs`), [`NativeInvocation::complete`]. Plus the
-//! stdout guard and a watchdog that answers when a handler blocks the
-//! event loop past the deadline.
+//! The author-side run, in the core's steps (shared by every language):
+//! [`launch`] (the argv rules), [`NativePlan::prepare`] (the core's
+//! `runtime::start`), the JS handlers (within `deadlineMs`),
+//! [`NativeInvocation::complete`]. Plus the stdout guard and a watchdog
+//! that answers when a handler blocks the event loop past the deadline.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use agenthooks::dialect::DEFAULT_MAX_BYTES;
-use agenthooks::runtime::{self, Invocation, StdoutGuard};
+use agenthooks::runtime::{self, Invocation, Launch, Plan, StdoutGuard};
 use agenthooks::{Decision, Error, Event, Fail};
 use napi::bindgen_prelude::{Buffer, Either, External};
 use napi_derive::napi;
@@ -88,57 +88,92 @@ impl RunArgs {
     }
 }
 
-/// Parses argv as a hook process reads it: the legacy argv JSON payload
-/// (if any) is set aside, then the `agenthooks` word and what follows are
-/// parsed. `null` when the word is absent; throws `invalid_argument`.
+/// Strict validation of a hook's argv: the `agenthooks` word and what
+/// follows it are parsed; `null` when the word is absent; throws
+/// `invalid_argument` for an unknown option, a stray argument or a bad
+/// value (`unknown_provider` for an unknown provider). A JSON object as
+/// the last argument is the legacy argv payload, not an error. `main` is
+/// lenient where it can be (see [`launch`]).
 #[napi]
 pub fn parse_args(argv: Vec<String>) -> Result<Option<RunArgs>> {
-    let mut argv = argv;
-    let _ = agenthooks::dialect::cursor::take_argv_payload(&mut argv);
     Ok(runtime::parse_args(&argv).map_err(throw)?.map(Into::into))
 }
 
-/// How a hook process starts (the first part of the core's
-/// `run_process`): the argv payload of legacy modes is taken out, then argv
-/// is parsed. Without `args` the run ends here with `exit_code` and
-/// `stderr` (no `agenthooks` word: 64 and a usage line; a bad option: 0,
-/// "no opinion", and a diagnostic).
-#[napi(object)]
-pub struct Begin {
-    /// The parsed arguments, when the run goes on.
-    pub args: Option<RunArgs>,
-    /// Exit code when the run ends here.
-    pub exit_code: i32,
-    /// Diagnostic when the run ends here.
-    pub stderr: String,
-    /// The JSON payload found in argv (older Cursor CLI builds, Codex
-    /// `notify`); stdin is not read then.
-    pub argv_payload: Option<Buffer>,
+/// One hook call as argv describes it (the core's `runtime::Plan`): the
+/// arguments, warnings, the first value that cannot be used, the legacy
+/// argv payload.
+#[napi]
+pub struct NativePlan {
+    plan: Plan,
 }
 
-/// Starts a hook process from its argv (program first).
 #[napi]
-pub fn begin(argv: Vec<String>) -> Begin {
-    let mut argv = argv;
-    let argv_payload = agenthooks::dialect::cursor::take_argv_payload(&mut argv);
-    let (args, exit_code, stderr) = match runtime::parse_args(&argv) {
-        Ok(Some(a)) => (Some(a.into()), 0, String::new()),
-        Ok(None) => (
-            None,
-            64,
-            format!(
-                "agenthooks: this program is a coding-agent hook; run it as `{} agenthooks run --provider=<agent>` with the payload on stdin\n",
-                argv.first().map(String::as_str).unwrap_or("<program>")
-            ),
-        ),
-        // A config we cannot read: say so, answer "no opinion".
-        Err(e) => (None, 0, format!("agenthooks: {}: {e}\n", e.code())),
-    };
-    Begin {
-        args,
-        exit_code,
-        stderr,
-        argv_payload: argv_payload.map(Into::into),
+impl NativePlan {
+    /// The parsed arguments.
+    #[napi(getter)]
+    pub fn args(&self) -> RunArgs {
+        self.plan.args.clone().into()
+    }
+
+    /// `run` or `serve`.
+    #[napi(getter)]
+    pub fn command(&self) -> String {
+        self.plan.args.command.clone()
+    }
+
+    /// Warnings about argv for stderr (unknown options, ignored
+    /// arguments), one line each; `prepare` puts them in front of a run's
+    /// answer.
+    #[napi(getter)]
+    pub fn warnings(&self) -> String {
+        self.plan.warnings.clone()
+    }
+
+    /// Step one (the core's `runtime::start`): `args` are this plan's
+    /// (possibly with a `stateDir`); `payload` the stdin bytes (embedding,
+    /// tests), else stdin is read here (up to `--max-bytes` plus one byte;
+    /// a terminal is empty). The argv payload is used when stdin is blank;
+    /// a value argv cannot use is answered per the fail policy. Returns
+    /// the invocation, or the complete answer when the run ends here
+    /// (unknown provider, bad argv value, undecodable input, a duplicate).
+    #[napi]
+    pub fn prepare(
+        &self,
+        args: RunArgs,
+        policy_json: Option<String>,
+        payload: Option<Buffer>,
+    ) -> Result<Either<NativeInvocation, Response>> {
+        let plan = Plan {
+            args: args.to_core()?,
+            ..self.plan.clone()
+        };
+        let pol = policy(policy_json.as_deref())?;
+        let bytes = match payload {
+            Some(b) => Ok(b.to_vec()),
+            None => runtime::read_stdin(plan.read_limit()),
+        };
+        Ok(match runtime::start(&plan, &pol, bytes) {
+            Ok(inv) => Either::A(NativeInvocation {
+                inner: Arc::new(Shared {
+                    inv,
+                    claimed: AtomicBool::new(false),
+                }),
+            }),
+            Err(answer) => Either::B(answer.into()),
+        })
+    }
+}
+
+/// How a hook process starts from its argv, program first (the core's
+/// `runtime::launch`, the argv rules every language shares): the plan of
+/// a `run` or `serve`, or the whole answer (no `agenthooks` word: usage,
+/// exit 64; `serve` with a value it cannot use: exit 2). An unknown option
+/// is only a warning.
+#[napi]
+pub fn launch(argv: Vec<String>) -> Either<NativePlan, Response> {
+    match runtime::launch(&argv) {
+        Launch::Answer(r) => Either::B(r.into()),
+        Launch::Run(plan) | Launch::Serve(plan) => Either::A(NativePlan { plan }),
     }
 }
 
@@ -148,42 +183,6 @@ pub fn begin(argv: Vec<String>) -> Begin {
 #[napi]
 pub fn finalize(resp: Response) -> Response {
     agenthooks::runtime::with_notes_on_stderr(resp.into()).into()
-}
-
-/// Step one: resolves the provider, decodes the payload, suppresses a
-/// double-fired event and fills the loop-guard count. `payload`: the bytes
-/// (embedding, tests); else the `argvPayload` of [`begin`]; else stdin is
-/// read here (up to `--max-bytes`). Returns the invocation, or the complete
-/// answer when the run ends here (unknown provider, undecodable input, a
-/// duplicate).
-#[napi]
-pub fn prepare(
-    args: RunArgs,
-    policy_json: Option<String>,
-    payload: Option<Buffer>,
-    argv_payload: Option<Buffer>,
-) -> Result<Either<NativeInvocation, Response>> {
-    let a = args.to_core()?;
-    let pol = policy(policy_json.as_deref())?;
-    let limit = a.max_bytes.unwrap_or(DEFAULT_MAX_BYTES);
-    let bytes = match (payload, argv_payload) {
-        (Some(b), _) => Ok(b.to_vec()),
-        (None, Some(b)) if b.len() <= limit => Ok(b.to_vec()),
-        (None, Some(_)) => Err(Error::TooLarge {
-            what: "argv payload",
-            limit,
-        }),
-        (None, None) => runtime::read_limited(std::io::stdin().lock(), limit),
-    };
-    Ok(match runtime::prepare(&a, &pol, bytes) {
-        Ok(inv) => Either::A(NativeInvocation {
-            inner: Arc::new(Shared {
-                inv,
-                claimed: AtomicBool::new(false),
-            }),
-        }),
-        Err(answer) => Either::B(answer.into()),
-    })
 }
 
 struct Shared {

@@ -218,5 +218,14 @@ test('run(): one author-side run without process side effects', async () => {
   assert.equal(r.notes[0].code, 'fail_closed')
   const bad = await ah.run(router, ['guard', 'agenthooks', 'run', '--provider=claude-code'], '{x')
   assert.equal(bad.exit_code, 2)
-  await assert.rejects(ah.run(router, ['guard'], '{}'), (e) => e.code === 'invalid_argument')
+  // Without the word: usage and 64, as main() answers.
+  const usage = await ah.run(router, ['guard'], '{}')
+  assert.equal(usage.exit_code, 64)
+  assert.match(usage.stderr, /agenthooks run --provider=<agent>/)
+  // An unknown option is a warning; a bad --fail reads as closed.
+  const warned = await ah.run(new ah.Router().onToolPre(() => ah.Decision.deny('no')), ['guard', 'agenthooks', 'run', '--provider=claude-code', '--bogus=1'], JSON.stringify(PRE))
+  assert.equal(JSON.parse(warned.stdout).hookSpecificOutput.permissionDecision, 'deny')
+  assert.match(warned.stderr, /--bogus/)
+  const closd = await ah.run(new ah.Router(), ['guard', 'agenthooks', 'run', '--provider=claude-code', '--fail=closd'], JSON.stringify(PRE))
+  assert.equal(JSON.parse(closd.stdout).hookSpecificOutput.permissionDecision, 'deny')
 })

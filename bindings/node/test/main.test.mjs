@@ -131,9 +131,15 @@ test('unknown provider, bad option, no agenthooks word', () => {
   assert.equal(r.code, 0)
   assert.equal(r.stdout, '')
   assert.match(r.stderr, /unknown_provider/)
+  // An unknown option is a warning; the run goes on (provider by shape).
   r = hook(['agenthooks', 'run', '--bogus=1'], PRE('ls'))
   assert.equal(r.code, 0)
-  assert.match(r.stderr, /invalid_argument/)
+  assert.match(r.stderr, /ignored unknown option `--bogus=1`/)
+  // A typo in the provider under fail-closed: exit 2, the block every agent reads.
+  r = hook(['agenthooks', 'run', '--provider=claude-cod', '--fail=closed'], PRE('rm -rf /'))
+  assert.equal(r.code, 2)
+  assert.equal(r.stdout, '')
+  assert.match(r.stderr, /unknown_provider/)
   r = hook(['hello'], PRE('ls'))
   assert.equal(r.code, 64)
   assert.match(r.stderr, /coding-agent hook/)
