@@ -231,7 +231,10 @@ fn parse_plan<S: AsRef<str>>(argv: &[S]) -> Option<Plan> {
         }
         let (key, val) = match a.split_once('=') {
             Some((k, v)) => (k, v.to_string()),
-            None => match rest.get(i) {
+            // The space form takes the next argument, unless that is an
+            // option itself (`--provider --fail=closed`: a missing value,
+            // and `--fail=closed` still applies).
+            None => match rest.get(i).filter(|v| !v.starts_with("--")) {
                 Some(v) => {
                     i += 1;
                     (a, v.to_string())
@@ -239,8 +242,14 @@ fn parse_plan<S: AsRef<str>>(argv: &[S]) -> Option<Plan> {
                 None => {
                     let e = bad(format!("`{a}` needs a value"));
                     problem(&mut plan, e);
-                    if a == "--fail" {
-                        plan.args.fail = Some(Fail::Closed);
+                    match a {
+                        "--fail" => plan.args.fail = Some(Fail::Closed),
+                        // Named but unusable: the provider is unknown (no
+                        // guessing from the environment or the payload).
+                        "--provider" | "--agent" | "--dialect" => {
+                            plan.args.provider = Some(String::new())
+                        }
+                        _ => {}
                     }
                     continue;
                 }
