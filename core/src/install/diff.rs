@@ -78,7 +78,9 @@ fn lcs_ops<'a>(a: &[&'a str], b: &[&'a str]) -> Vec<(char, &'a str)> {
     }
     let (ma, mb) = (&a[pre..a.len() - suf], &b[pre..b.len() - suf]);
     let mut ops: Vec<(char, &str)> = a[..pre].iter().map(|l| (' ', *l)).collect();
-    if ma.len() * mb.len() > 4_000_000 {
+    // Checked: the table has (n+1)(m+1) cells, bounded before allocating.
+    let cells = (ma.len().saturating_add(1)).checked_mul(mb.len().saturating_add(1));
+    if cells.is_none_or(|c| c > 4_000_000) {
         ops.extend(ma.iter().map(|l| ('-', *l)));
         ops.extend(mb.iter().map(|l| ('+', *l)));
     } else {
