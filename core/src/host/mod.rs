@@ -230,6 +230,7 @@ pub fn plan<'r>(
                     cwd: cwd.clone(),
                     timeout,
                     cap: opts.output_cap,
+                    exit_grace: None,
                 },
             }
         })
