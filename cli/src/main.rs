@@ -290,7 +290,7 @@ fn run_child(command: &[String], ev: &Event, deadline: Duration) -> Result<Decis
     let mut req = RunRequest::new(command.to_vec());
     req.stdin = ev.to_json().into_bytes();
     req.timeout = deadline;
-    req.exit_grace = Some(runner::DEFAULT_EXIT_GRACE);
+    req.exit_grace = Some(runner::ExitGrace::ANSWER);
     let run = runner::run(&req);
     if !run.stderr.is_empty() {
         let _ = std::io::stderr().write_all(run.stderr.as_bytes());

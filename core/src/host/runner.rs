@@ -32,9 +32,6 @@ use serde::{Deserialize, Serialize};
 
 /// Default cap on captured stdout and on captured stderr: 10 MiB each.
 pub const DEFAULT_OUTPUT_CAP: usize = 10 * 1024 * 1024;
-/// A short [`RunRequest::exit_grace`] for callers that answer as soon as
-/// the command itself exited (`exec`, doctor probes).
-pub const DEFAULT_EXIT_GRACE: Duration = Duration::from_millis(200);
 /// Longest deadline honoured (about a century).
 const MAX_TIMEOUT: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
 /// After a kill, how long to wait for the killed command to be reaped
@@ -58,11 +55,43 @@ pub struct RunRequest {
     pub timeout: Duration,
     /// Cap on each captured stream, in bytes.
     pub cap: usize,
-    /// How long after the command itself exited its output pipes may stay
-    /// open (held by processes it started) before the run ends with what
-    /// was read and the process group is killed. `None`: wait for end of
-    /// file until the deadline, as the agents do.
-    pub exit_grace: Option<Duration>,
+    /// How long the output pipes may stay open after the command itself
+    /// exited (held by processes it started). `None`: until end of file or
+    /// the deadline (Codex).
+    pub exit_grace: Option<ExitGrace>,
+}
+
+/// When a run ends after the command itself exited but processes it
+/// started still hold its output pipes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExitGrace {
+    /// The run ends once no output arrived for this long after the exit...
+    pub quiet: Duration,
+    /// ... and at the latest this long after the exit.
+    pub cap: Duration,
+    /// Kill the process group when the run ends with the pipes still open
+    /// (else the stragglers keep running, as with the agents).
+    pub kill: bool,
+}
+
+impl ExitGrace {
+    /// Claude Code 2.1.328: after the exit, output is read until it was
+    /// quiet for 500 ms, at most 10 s; the processes are left alone, and
+    /// the run is marked [`RawRun::pipes_held`] (Claude reads such a
+    /// capture with suspicion, see `decode_claude.rs`).
+    pub const CLAUDE_CODE: ExitGrace = ExitGrace {
+        quiet: Duration::from_millis(500),
+        cap: Duration::from_secs(10),
+        kill: false,
+    };
+    /// For callers that answer as soon as the command exited (`exec`,
+    /// doctor probes): 200 ms of quiet, at most 1 s, then the process group
+    /// is killed.
+    pub const ANSWER: ExitGrace = ExitGrace {
+        quiet: Duration::from_millis(200),
+        cap: Duration::from_secs(1),
+        kill: true,
+    };
 }
 
 impl RunRequest {
@@ -109,7 +138,7 @@ pub struct RawRun {
     pub timed_out: bool,
     /// The command exited but processes it started still held its output
     /// pipes after [`RunRequest::exit_grace`]: the output read so far is
-    /// the output, and the process group was killed.
+    /// the output (and the process group was killed if the grace says so).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub pipes_held: bool,
     /// The process could not be started.
@@ -325,6 +354,8 @@ fn supervise(mut child: Child, req: &RunRequest, deadline: Instant) -> RawRun {
     // so its pid, which is also its process group id, cannot be reused by
     // an unrelated process before the group is killed.
     let mut exit: Option<Instant> = None;
+    // When output last arrived (the exit grace's quiet window).
+    let mut last_data = Instant::now();
     // Until the child exits, its exit is polled for in growing steps.
     let mut step = Duration::from_millis(1);
     let end = loop {
@@ -339,8 +370,13 @@ fn supervise(mut child: Child, req: &RunRequest, deadline: Instant) -> RawRun {
             break End::TimedOut;
         }
         let mut limit = deadline;
-        if let (Some(at), Some(grace)) = (exit, req.exit_grace) {
-            let until = at.checked_add(grace).unwrap_or(deadline).min(deadline);
+        if let (Some(at), Some(g)) = (exit, req.exit_grace) {
+            let quiet_until = last_data.max(at).checked_add(g.quiet).unwrap_or(deadline);
+            let until = at
+                .checked_add(g.cap)
+                .unwrap_or(deadline)
+                .min(quiet_until)
+                .min(deadline);
             if now >= until {
                 break End::PipesHeld;
             }
@@ -413,7 +449,10 @@ fn supervise(mut child: Child, req: &RunRequest, deadline: Instant) -> RawRun {
             // loop from checking the deadline.
             for _ in 0..16 {
                 match cap.read_once(&mut chunk) {
-                    Read::Data => active = true,
+                    Read::Data => {
+                        active = true;
+                        last_data = Instant::now();
+                    }
                     Read::WouldBlock => break,
                     Read::Closed => {
                         active = true;
@@ -427,7 +466,12 @@ fn supervise(mut child: Child, req: &RunRequest, deadline: Instant) -> RawRun {
         }
     };
     drop(stdin);
-    if end != End::Finished {
+    let kill = match end {
+        End::Finished => false,
+        End::TimedOut => true,
+        End::PipesHeld => req.exit_grace.is_some_and(|g| g.kill),
+    };
+    if kill {
         kill_group(child.id());
     }
     let exit_code = match exit {
@@ -559,8 +603,8 @@ fn supervise(mut child: Child, req: &RunRequest, deadline: Instant) -> RawRun {
             break End::TimedOut;
         }
         let mut limit = deadline;
-        if let (Some((_, at)), Some(grace)) = (exit, req.exit_grace) {
-            let until = at.checked_add(grace).unwrap_or(deadline).min(deadline);
+        if let (Some((_, at)), Some(g)) = (exit, req.exit_grace) {
+            let until = at.checked_add(g.cap).unwrap_or(deadline).min(deadline);
             if now >= until {
                 break End::PipesHeld;
             }
@@ -575,7 +619,7 @@ fn supervise(mut child: Child, req: &RunRequest, deadline: Instant) -> RawRun {
             Err(RecvTimeoutError::Disconnected) => open = 0,
         }
     };
-    if end != End::Finished {
+    if end == End::TimedOut || (end == End::PipesHeld && req.exit_grace.is_some_and(|g| g.kill)) {
         let _ = child.kill();
     }
     let take = |s: Option<Shared>| {

@@ -506,7 +506,7 @@ fn probe_cmd(
     req.cwd = Some(cwd.to_path_buf());
     req.timeout = timeout;
     req.cap = PROBE_OUTPUT_BYTES as usize;
-    req.exit_grace = Some(runner::DEFAULT_EXIT_GRACE);
+    req.exit_grace = Some(runner::ExitGrace::ANSWER);
     let run = runner::run(&req);
     match (run.spawn_error, run.timed_out) {
         (Some(e), _) => (None, run.duration_ms, String::new(), e),
