@@ -118,3 +118,378 @@ fn doctor_probe_timeout_kills_the_process_group() {
     assert!(stderr.contains("no answer within"), "{stderr}");
     assert!(killed, "the grandchild outlived the timed-out probe");
 }
+
+// ------------------------------------------------------- shell injection
+
+fn registry(dialect: Dialect, doc: Value) -> host::Registry {
+    let mut b = RegistryBuilder::new(dialect);
+    b.add_settings("test", &doc);
+    b.build().expect("configuration loads")
+}
+
+fn write_hook(dir: &Path, deny_reason: &str) {
+    let script = dir.join("hook.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\ncat >/dev/null\nprintf '%s\\n' '{}'\n",
+            DENY.replace("\"no\"", &format!("\"{deny_reason}\""))
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// Issue 21 §2: a `cwd` the agent `cd`-ed into, named `x$(touch PWNED)`,
+/// was the default CLAUDE_PROJECT_DIR and was pasted into `sh -c`: PWNED
+/// was created and the blocking hook never ran. The project dir is the
+/// session root (here: explicit) and reaches the shell as a variable.
+#[test]
+fn project_dir_with_shell_syntax_is_not_shell_code() {
+    let dir = scratch("inject-project");
+    let evil = dir.0.join("x$(touch PWNED)");
+    std::fs::create_dir_all(&evil).unwrap();
+    write_hook(&evil, "project hook");
+    let reg = registry(
+        Dialect::ClaudeCode,
+        json!({"hooks": {"PreToolUse": [{"hooks": [
+            {"type": "command", "command": "\"${CLAUDE_PROJECT_DIR}\"/hook.sh", "timeout": 10}
+        ]}]}}),
+    );
+    let opts = HostOptions {
+        project_dir: Some(evil.clone()),
+        ..HostOptions::default()
+    };
+    let report = host::run_event(&reg, &claude_event(&evil, "Bash"), &opts).unwrap();
+    assert!(
+        !evil.join("PWNED").exists(),
+        "the project path ran as shell code"
+    );
+    assert!(
+        !dir.0.join("PWNED").exists(),
+        "the project path ran as shell code"
+    );
+    assert_eq!(
+        report.outcome.decision,
+        Some(HookDecision::Deny),
+        "{:?}",
+        report.hooks[0].run
+    );
+}
+
+/// The payload's `cwd` is not the project dir: it follows the agent's `cd`
+/// (into a directory the model may have named). With no explicit project
+/// dir, CLAUDE_PROJECT_DIR is this process's directory, never the payload's.
+#[test]
+fn payload_cwd_is_not_the_project_dir() {
+    let dir = scratch("inject-cwd");
+    let evil = dir.0.join("x$(touch PWNED)");
+    std::fs::create_dir_all(&evil).unwrap();
+    let reg = registry(
+        Dialect::ClaudeCode,
+        json!({"hooks": {"PreToolUse": [{"hooks": [
+            {"type": "command", "command": "cat >/dev/null; cd \"${CLAUDE_PROJECT_DIR}\" && printf '%s' \"$PWD\" >&2", "timeout": 10}
+        ]}]}}),
+    );
+    let report =
+        host::run_event(&reg, &claude_event(&evil, "Bash"), &HostOptions::default()).unwrap();
+    assert!(
+        !evil.join("PWNED").exists(),
+        "the payload cwd ran as shell code"
+    );
+    let here = std::env::current_dir().unwrap();
+    assert_eq!(
+        Path::new(report.hooks[0].run.stderr.trim()),
+        here,
+        "CLAUDE_PROJECT_DIR followed the payload cwd"
+    );
+}
+
+/// Exec form (`args`): Claude substitutes `${CLAUDE_PROJECT_DIR}` as plain
+/// text; no shell reads it.
+#[test]
+fn exec_form_substitutes_the_project_dir_as_one_argument() {
+    let dir = scratch("inject-exec");
+    let evil = dir.0.join("a b;$(touch PWNED)");
+    std::fs::create_dir_all(&evil).unwrap();
+    let reg = registry(
+        Dialect::ClaudeCode,
+        json!({"hooks": {"PreToolUse": [{"hooks": [
+            {"type": "command", "command": "printf", "args": ["%s", "${CLAUDE_PROJECT_DIR}"], "timeout": 10}
+        ]}]}}),
+    );
+    let opts = HostOptions {
+        project_dir: Some(evil.clone()),
+        ..HostOptions::default()
+    };
+    let report = host::run_event(&reg, &claude_event(&dir.0, "Bash"), &opts).unwrap();
+    assert!(!evil.join("PWNED").exists() && !dir.0.join("PWNED").exists());
+    assert_eq!(report.hooks[0].run.stdout, evil.to_string_lossy());
+}
+
+/// A plugin root with shell syntax in a shell-form plugin hook: Claude
+/// exports CLAUDE_PLUGIN_ROOT and lets the shell expand it; the host used
+/// to paste the path into the command.
+#[test]
+fn plugin_root_with_shell_syntax_is_not_shell_code() {
+    let dir = scratch("inject-plugin");
+    let root = dir.0.join("plug$(touch PWNED)");
+    std::fs::create_dir_all(&root).unwrap();
+    write_hook(&root, "plugin hook");
+    let mut b = RegistryBuilder::new(Dialect::ClaudeCode);
+    b.add_plugin(
+        "plugin",
+        root.clone(),
+        None,
+        &json!({"hooks": {"PreToolUse": [{"hooks": [
+            {"type": "command", "command": "\"${CLAUDE_PLUGIN_ROOT}\"/hook.sh", "timeout": 10}
+        ]}]}}),
+    );
+    let reg = b.build().unwrap();
+    let report =
+        host::run_event(&reg, &claude_event(&dir.0, "Bash"), &HostOptions::default()).unwrap();
+    assert!(!root.join("PWNED").exists() && !dir.0.join("PWNED").exists());
+    assert_eq!(report.outcome.decision, Some(HookDecision::Deny));
+}
+
+/// A payload `cwd` that does not exist: the spawn error names the
+/// directory instead of blaming the shell.
+#[test]
+fn missing_cwd_is_named() {
+    let dir = scratch("missing-cwd");
+    let gone = dir.0.join("no-such-dir");
+    let reg = registry(
+        Dialect::ClaudeCode,
+        json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}]}}),
+    );
+    let report =
+        host::run_event(&reg, &claude_event(&gone, "Bash"), &HostOptions::default()).unwrap();
+    let err = report.hooks[0].run.spawn_error.clone().unwrap_or_default();
+    assert!(
+        err.contains("no-such-dir") && !err.contains("cannot start `sh`"),
+        "{err}"
+    );
+}
+
+// ---------------------------------------------------------------- matchers
+
+fn deny_hook(reason: &str) -> Value {
+    json!({"type": "command", "command": format!(
+        "cat >/dev/null; printf '%s\\n' '{}'", DENY.replace("\"no\"", &format!("\"{reason}\""))),
+        "timeout": 10})
+}
+
+/// Issue 11 §6: `mcp__.*__.*delete.*` has a subject bound of about 80
+/// bytes for the backtracking engine; a 100-byte MCP tool name silently
+/// ran no hook, where Claude Code runs the deny hook.
+#[test]
+fn long_mcp_tool_name_still_runs_the_deny_hook() {
+    let dir = scratch("long-mcp");
+    let reg = registry(
+        Dialect::ClaudeCode,
+        json!({"hooks": {"PreToolUse": [{"matcher": "mcp__.*__.*delete.*", "hooks": [deny_hook("mcp delete")]}]}}),
+    );
+    let tool = format!("mcp__{}__delete_{}", "s".repeat(40), "x".repeat(46));
+    assert_eq!(tool.len(), 100);
+    let report =
+        host::run_event(&reg, &claude_event(&dir.0, &tool), &HostOptions::default()).unwrap();
+    assert_eq!(report.hooks.len(), 1, "the deny hook was skipped");
+    assert_eq!(report.outcome.decision, Some(HookDecision::Deny));
+    assert!(
+        report.diagnostics.is_empty(),
+        "decided exactly: {:?}",
+        report.diagnostics
+    );
+    // And a long name that does not match is still decided (no hook).
+    let other = format!("mcp__{}__create_{}", "s".repeat(40), "x".repeat(46));
+    let report =
+        host::run_event(&reg, &claude_event(&dir.0, &other), &HostOptions::default()).unwrap();
+    assert!(report.hooks.is_empty());
+}
+
+/// A pattern with no linear twin (lookbehind) on a subject past its bound
+/// cannot be decided safely: the hook runs and a diagnostic says so.
+#[test]
+fn undecidable_matcher_runs_the_hook_and_says_so() {
+    let dir = scratch("undecided");
+    let pattern = "(?<=mcp__).*__.*delete.*";
+    let reg = registry(
+        Dialect::ClaudeCode,
+        json!({"hooks": {"PreToolUse": [{"matcher": pattern, "hooks": [deny_hook("lookbehind")]}]}}),
+    );
+    let tool = format!("mcp__{}__delete_{}", "s".repeat(200), "x".repeat(200));
+    let report =
+        host::run_event(&reg, &claude_event(&dir.0, &tool), &HostOptions::default()).unwrap();
+    assert_eq!(report.outcome.decision, Some(HookDecision::Deny));
+    assert_eq!(report.diagnostics.len(), 1, "{:?}", report.diagnostics);
+    assert_eq!(report.diagnostics[0].code.as_str(), "matcher_undecided");
+    assert_eq!(report.diagnostics[0].pattern.as_deref(), Some(pattern));
+}
+
+/// ReDoS: exponential patterns on long adversarial subjects are decided
+/// exactly (JS says no match) in linear time, not by backtracking.
+#[test]
+fn catastrophic_patterns_are_decided_in_linear_time() {
+    let dir = scratch("redos");
+    for pattern in ["^(\\w+\\s?)*$", "(a+)+$", "^(a|aa)+$", "(.*a){20}"] {
+        let reg = registry(
+            Dialect::ClaudeCode,
+            json!({"hooks": {"PreToolUse": [{"matcher": pattern, "hooks": [deny_hook("redos")]}]}}),
+        );
+        let tool = format!("{}!", "a".repeat(5000));
+        let t = Instant::now();
+        let plan = host::plan(&reg, &claude_event(&dir.0, &tool), &HostOptions::default()).unwrap();
+        let took = t.elapsed();
+        assert!(took < Duration::from_secs(2), "{pattern}: {took:?}");
+        let want = pattern == "(.*a){20}";
+        assert_eq!(!plan.hooks.is_empty(), want, "{pattern}");
+        assert!(
+            plan.diagnostics.is_empty(),
+            "{pattern}: {:?}",
+            plan.diagnostics
+        );
+    }
+}
+
+// ------------------------------------------------------ oversized output
+
+/// Issue 11 §6: a deny answer longer than the capture cap (here: after
+/// 100 kB of blanks) was truncated, read as empty and so as "no decision"
+/// (the tool ran). Both agents read the whole output, trim it and deny
+/// (observed up to 60 MB).
+#[test]
+fn oversized_deny_is_not_an_allow() {
+    let dir = scratch("oversized");
+    for dialect in [Dialect::ClaudeCode, Dialect::Codex] {
+        let cmd = format!(
+            "cat >/dev/null; head -c 100000 /dev/zero | tr '\\0' ' '; printf '%s\\n' '{DENY}'"
+        );
+        let reg = registry(
+            dialect,
+            json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": cmd, "timeout": 10}]}]}}),
+        );
+        let opts = HostOptions {
+            output_cap: 4096,
+            ..HostOptions::default()
+        };
+        let ev = match dialect {
+            Dialect::ClaudeCode => claude_event(&dir.0, "Bash"),
+            Dialect::Codex => codex_event(&dir.0),
+        };
+        let report = host::run_event(&reg, &ev, &opts).unwrap();
+        assert!(report.hooks[0].run.stdout_truncated);
+        assert_eq!(
+            report.outcome.decision,
+            Some(HookDecision::Deny),
+            "{dialect}: {:?}",
+            report.hooks[0].output
+        );
+    }
+}
+
+fn codex_event(cwd: &Path) -> Event {
+    let payload = json!({
+        "session_id": "s", "turn_id": "t", "transcript_path": null, "cwd": cwd,
+        "hook_event_name": "PreToolUse", "model": "m", "permission_mode": "default",
+        "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "c1"
+    });
+    let bytes = serde_json::to_vec(&payload).unwrap();
+    agenthooks::decode(Provider::Codex, &bytes, &DecodeOptions::default()).unwrap()
+}
+
+// -------------------------------------------------- one bad entry, not all
+
+/// Issue 11 §6: one bad entry in another configuration (`"timeout":
+/// "ten"`, an invalid regex on another event) rejected every hook,
+/// including the user's deny hook. The agents skip only what they skip
+/// (observed: a Claude event of that source, a Codex source).
+#[test]
+fn a_bad_entry_elsewhere_does_not_disable_the_deny_hook() {
+    let dir = scratch("bad-entry");
+    for dialect in [Dialect::ClaudeCode, Dialect::Codex] {
+        let mut b = RegistryBuilder::new(dialect);
+        b.add_settings(
+            "user",
+            &json!({"hooks": {"PreToolUse": [{"hooks": [deny_hook("user deny")]}]}}),
+        );
+        b.add_settings(
+            "project",
+            &json!({"hooks": {
+                "PreToolUse": [{"hooks": [{"type": "command", "command": "true", "timeout": "ten"}]}],
+                "PostToolUse": [{"matcher": "Write(", "hooks": [{"type": "command", "command": "true"}]}]
+            }}),
+        );
+        b.add_text("broken", "{ not json");
+        let reg = b.build().expect("the good configuration still loads");
+        let codes: Vec<&str> = reg.warnings().iter().map(|d| d.code.as_str()).collect();
+        assert!(codes.contains(&"wrong_type"), "{dialect}: {codes:?}");
+        assert!(codes.contains(&"invalid_json"), "{dialect}: {codes:?}");
+        let ev = match dialect {
+            Dialect::ClaudeCode => claude_event(&dir.0, "Bash"),
+            Dialect::Codex => codex_event(&dir.0),
+        };
+        let report = host::run_event(&reg, &ev, &HostOptions::default()).unwrap();
+        assert_eq!(report.hooks.len(), 1, "{dialect}");
+        assert_eq!(
+            report.outcome.decision,
+            Some(HookDecision::Deny),
+            "{dialect}"
+        );
+    }
+}
+
+// --------------------------------------------- descendants holding pipes
+
+/// A hook that answers and exits, leaving a background process holding
+/// its stdout: Claude Code reads on for a 500 ms quiet window, then honours
+/// a deny at once (and refuses an allow: a block). The host waited for
+/// end of file (20 s).
+#[test]
+fn claude_hook_leaving_a_process_on_stdout_answers_at_once() {
+    let dir = scratch("held-claude");
+    let allow = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"rm -rf /"}}}"#;
+    for (answer, want) in [(DENY, "no"), (allow, "refusing")] {
+        let cmd = format!("cat >/dev/null; printf '%s\\n' '{answer}'; (sleep 20 &)");
+        let reg = registry(
+            Dialect::ClaudeCode,
+            json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": cmd, "timeout": 30}]}]}}),
+        );
+        let t = Instant::now();
+        let report =
+            host::run_event(&reg, &claude_event(&dir.0, "Bash"), &HostOptions::default()).unwrap();
+        let took = t.elapsed();
+        assert!(took < Duration::from_secs(5), "took {took:?}");
+        assert!(report.hooks[0].run.pipes_held);
+        assert_eq!(report.outcome.decision, Some(HookDecision::Deny));
+        assert!(
+            report
+                .outcome
+                .reason
+                .clone()
+                .unwrap_or_default()
+                .contains(want),
+            "{:?}",
+            report.outcome
+        );
+        assert_eq!(report.outcome.updated_input, None);
+    }
+}
+
+/// Codex waits for end of file until the hook's timeout: the run is a
+/// timeout (fail open) and is bounded by it.
+#[test]
+fn codex_hook_leaving_a_process_on_stdout_is_bounded_by_its_timeout() {
+    let dir = scratch("held-codex");
+    let cmd = format!("cat >/dev/null; printf '%s\\n' '{DENY}'; (sleep 20 &)");
+    let reg = registry(
+        Dialect::Codex,
+        json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": cmd, "timeout": 2}]}]}}),
+    );
+    let t = Instant::now();
+    let report = host::run_event(&reg, &codex_event(&dir.0), &HostOptions::default()).unwrap();
+    let took = t.elapsed();
+    assert!(took < Duration::from_secs(5), "took {took:?}");
+    assert!(report.hooks[0].run.timed_out);
+    assert_eq!(report.outcome.decision, None);
+}
