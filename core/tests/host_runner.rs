@@ -239,12 +239,17 @@ fn spawn_errors_are_non_blocking_outputs() {
     );
     assert_eq!(report.outcome.errors.len(), 1);
 
-    // A working directory that does not exist: every hook fails to start.
+    // A working directory that does not exist: Claude Code runs the hooks
+    // from the project dir instead (cwd_missing); Codex fails every hook.
     let opts = HostOptions {
         cwd: Some(dir.join("missing")),
         ..HostOptions::default()
     };
     let report = host::run_event(&reg, &event(Provider::ClaudeCode, &dir, "ls"), &opts).unwrap();
+    assert_eq!(report.outcome.decision, Some(HookDecision::Deny));
+    assert_eq!(report.diagnostics[0].code.as_str(), "cwd_missing");
+    let codex = registry(Dialect::Codex, json!([{"hooks": [hook("true", Some(5))]}]));
+    let report = host::run_event(&codex, &event(Provider::Codex, &dir, "ls"), &opts).unwrap();
     assert!(
         report
             .hooks

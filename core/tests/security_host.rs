@@ -253,21 +253,20 @@ fn plugin_root_with_shell_syntax_is_not_shell_code() {
     assert_eq!(report.outcome.decision, Some(HookDecision::Deny));
 }
 
-/// A payload `cwd` that does not exist: the spawn error names the
-/// directory instead of blaming the shell.
+/// A payload `cwd` that does not exist (Codex fails the hook): the spawn
+/// error names the directory instead of blaming the shell.
 #[test]
 fn missing_cwd_is_named() {
     let dir = scratch("missing-cwd");
     let gone = dir.0.join("no-such-dir");
     let reg = registry(
-        Dialect::ClaudeCode,
+        Dialect::Codex,
         json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}]}}),
     );
-    let report =
-        host::run_event(&reg, &claude_event(&gone, "Bash"), &HostOptions::default()).unwrap();
+    let report = host::run_event(&reg, &codex_event(&gone), &HostOptions::default()).unwrap();
     let err = report.hooks[0].run.spawn_error.clone().unwrap_or_default();
     assert!(
-        err.contains("no-such-dir") && !err.contains("cannot start `sh`"),
+        err.contains("no-such-dir") && !err.contains("cannot start"),
         "{err}"
     );
 }
@@ -492,4 +491,87 @@ fn codex_hook_leaving_a_process_on_stdout_is_bounded_by_its_timeout() {
     assert!(took < Duration::from_secs(5), "took {took:?}");
     assert!(report.hooks[0].run.timed_out);
     assert_eq!(report.outcome.decision, None);
+}
+
+// ------------------------------------------------- second pass (attacks)
+
+/// A NUL byte in a payload value that becomes an environment variable
+/// (`session_id` → CLAUDE_CODE_SESSION_ID) made every spawn fail ("nul
+/// byte found"), so every hook, the deny hook included, failed open.
+#[test]
+fn nul_in_a_payload_value_does_not_stop_the_hooks() {
+    let dir = scratch("nul-env");
+    let reg = registry(
+        Dialect::ClaudeCode,
+        json!({"hooks": {"PreToolUse": [{"hooks": [deny_hook("nul")]}]}}),
+    );
+    let payload = json!({
+        "session_id": "sess\u{0}evil", "transcript_path": "/tmp/t.jsonl", "cwd": dir.0,
+        "permission_mode": "default", "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "t1",
+        "effort": {"level": "hi\u{0}gh"}
+    });
+    let bytes = serde_json::to_vec(&payload).unwrap();
+    let ev = agenthooks::decode(Provider::ClaudeCode, &bytes, &DecodeOptions::default()).unwrap();
+    let report = host::run_event(&reg, &ev, &HostOptions::default()).unwrap();
+    assert_eq!(
+        report.outcome.decision,
+        Some(HookDecision::Deny),
+        "{:?}",
+        report.hooks[0].run
+    );
+}
+
+/// Claude Code 2.1.328 runs hooks from its launch directory (else the
+/// project root) when the working directory no longer exists, with a
+/// warning; a missing `cwd` used to fail every hook open.
+#[test]
+fn claude_missing_cwd_falls_back_to_the_project_dir() {
+    let dir = scratch("cwd-fallback");
+    let reg = registry(
+        Dialect::ClaudeCode,
+        json!({"hooks": {"PreToolUse": [{"hooks": [deny_hook("fallback")]}]}}),
+    );
+    let opts = HostOptions {
+        project_dir: Some(dir.0.clone()),
+        ..HostOptions::default()
+    };
+    let gone = dir.0.join("deleted");
+    let report = host::run_event(&reg, &claude_event(&gone, "Bash"), &opts).unwrap();
+    assert_eq!(report.outcome.decision, Some(HookDecision::Deny));
+    assert!(
+        report
+            .diagnostics
+            .iter()
+            .any(|d| d.code.as_str() == "cwd_missing" && d.reason.contains("deleted")),
+        "{:?}",
+        report.diagnostics
+    );
+}
+
+/// An `if` rule with a relative path pattern was tried against every
+/// suffix of the payload's path: a path of 100 000 components made
+/// selection quadratic (no deadline applies before any hook runs).
+#[test]
+fn if_rule_on_a_huge_path_is_linear() {
+    let dir = scratch("if-path");
+    let reg = registry(
+        Dialect::ClaudeCode,
+        json!({"hooks": {"PreToolUse": [{"hooks": [
+            {"type": "command", "command": "true", "if": "Write(*.env)"}
+        ]}]}}),
+    );
+    let path = format!("{}/x.txt", "/a".repeat(100_000));
+    let payload = json!({
+        "session_id": "s", "transcript_path": "/tmp/t.jsonl", "cwd": dir.0,
+        "permission_mode": "default", "hook_event_name": "PreToolUse",
+        "tool_name": "Write", "tool_input": {"file_path": path, "content": ""},
+        "tool_use_id": "t1"
+    });
+    let bytes = serde_json::to_vec(&payload).unwrap();
+    let ev = agenthooks::decode(Provider::ClaudeCode, &bytes, &DecodeOptions::default()).unwrap();
+    let t = Instant::now();
+    let plan = host::plan(&reg, &ev, &HostOptions::default()).unwrap();
+    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+    assert!(plan.hooks.is_empty(), "x.txt is not *.env");
 }

@@ -58,11 +58,15 @@ pub enum DiagCode {
     /// A matcher could not be evaluated on this subject exactly as the
     /// agent would; the hook ran (warning, reported per event).
     MatcherUndecided,
+    /// Claude Code: the working directory does not exist; the hooks ran
+    /// from the project dir (or this process's directory, or `$HOME`), as
+    /// Claude Code does (warning, reported per event).
+    CwdMissing,
 }
 
 impl DiagCode {
     /// Every code, in declaration order.
-    pub const ALL: [DiagCode; 17] = [
+    pub const ALL: [DiagCode; 18] = [
         DiagCode::InvalidJson,
         DiagCode::WrongType,
         DiagCode::MissingField,
@@ -80,6 +84,7 @@ impl DiagCode {
         DiagCode::HooksDisabled,
         DiagCode::InvalidIf,
         DiagCode::MatcherUndecided,
+        DiagCode::CwdMissing,
     ];
 
     /// The snake_case id.
@@ -102,6 +107,7 @@ impl DiagCode {
             DiagCode::HooksDisabled => "hooks_disabled",
             DiagCode::InvalidIf => "invalid_if",
             DiagCode::MatcherUndecided => "matcher_undecided",
+            DiagCode::CwdMissing => "cwd_missing",
         }
     }
 
@@ -116,7 +122,8 @@ impl DiagCode {
             | DiagCode::InvalidIf
             | DiagCode::RegexTooComplex
             | DiagCode::MatcherCapacity
-            | DiagCode::MatcherUndecided => Severity::Warning,
+            | DiagCode::MatcherUndecided
+            | DiagCode::CwdMissing => Severity::Warning,
             _ => Severity::Error,
         }
     }

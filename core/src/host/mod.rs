@@ -111,7 +111,8 @@ impl HostError {
 #[derive(Debug, Clone)]
 pub struct HostOptions {
     /// Working directory of the hooks (default: the event's `cwd`, else
-    /// this process's).
+    /// this process's). Claude Code: when it does not exist, the project
+    /// dir, this process's directory or `$HOME` instead (`cwd_missing`).
     pub cwd: Option<PathBuf>,
     /// `CLAUDE_PROJECT_DIR`: the session's project root (default: this
     /// process's working directory). It does not follow the payload's
@@ -163,7 +164,7 @@ pub struct Plan<'r> {
     pub subjects: Vec<String>,
     /// Selected hooks in configuration order.
     pub hooks: Vec<PlannedHook<'r>>,
-    /// Problems found while selecting (`matcher_undecided`).
+    /// Problems found while planning (`matcher_undecided`, `cwd_missing`).
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -195,7 +196,7 @@ pub struct HostReport {
     pub outcome: HostOutcome,
     /// `invoked`/`result` records, two per hook.
     pub audit: Vec<AuditRecord>,
-    /// Problems found while selecting the hooks (`matcher_undecided`).
+    /// Problems found while planning (`matcher_undecided`, `cwd_missing`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -212,7 +213,7 @@ pub fn plan<'r>(
     let subjects = select::subjects(dialect, native, &payload.object);
     let spec = events::spec(dialect, native);
     let str_field = |k: &str| payload.object.get(k).and_then(Value::as_str);
-    let cwd = opts.cwd.clone().or_else(|| {
+    let mut cwd = opts.cwd.clone().or_else(|| {
         str_field("cwd")
             .filter(|c| !c.is_empty())
             .map(PathBuf::from)
@@ -223,7 +224,32 @@ pub fn plan<'r>(
         .project_dir
         .clone()
         .or_else(|| std::env::current_dir().ok());
-    let (selected, diagnostics) = registry.select_reporting(native, &payload.object);
+    let (selected, mut diagnostics) = registry.select_reporting(native, &payload.object);
+    // Claude Code 2.1.328 runs hooks from its launch directory, the project
+    // root or the home directory when the working directory no longer
+    // exists (with a warning); Codex fails the hook (the runner names the
+    // directory).
+    if dialect == Dialect::ClaudeCode {
+        if let Some(missing) = cwd.clone().filter(|c| !c.is_dir()) {
+            let home = std::env::var_os("HOME").map(PathBuf::from);
+            let instead = [project.clone(), std::env::current_dir().ok(), home]
+                .into_iter()
+                .flatten()
+                .find(|p| p.is_dir());
+            if let Some(instead) = instead {
+                diagnostics.push(Diagnostic::new(
+                    dialect,
+                    DiagCode::CwdMissing,
+                    format!(
+                        "working directory {} no longer exists; running hooks from {} instead",
+                        missing.display(),
+                        instead.display()
+                    ),
+                ));
+                cwd = Some(instead);
+            }
+        }
+    }
     let hooks = selected
         .into_iter()
         .map(|hook| {

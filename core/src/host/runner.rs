@@ -163,7 +163,12 @@ pub fn run(req: &RunRequest) -> RawRun {
     for k in &req.env_remove {
         cmd.env_remove(k);
     }
-    cmd.envs(req.env.iter().map(|(k, v)| (k, v)));
+    // A variable the OS cannot carry (a NUL byte, `=` in the name) would
+    // fail the spawn, and with it the hook: it is left out instead (its
+    // value may come from a payload).
+    let passable =
+        |(k, v): &&(String, String)| !k.is_empty() && !k.contains(['=', '\0']) && !v.contains('\0');
+    cmd.envs(req.env.iter().filter(passable).map(|(k, v)| (k, v)));
     if let Some(cwd) = &req.cwd {
         cmd.current_dir(cwd);
     }
@@ -207,17 +212,27 @@ fn spawn_message(program: &str, cwd: Option<&PathBuf>, e: &std::io::Error) -> St
     format!("cannot start `{program}`: {e}")
 }
 
-/// Runs several commands in parallel; results in input order.
+/// Runs several commands in parallel; results in input order. A command
+/// whose thread cannot be created (too many at once) runs on the caller's
+/// thread after the others started: never a panic, never a dropped hook.
 pub fn run_all(reqs: &[RunRequest]) -> Vec<RawRun> {
     std::thread::scope(|s| {
-        let handles: Vec<_> = reqs.iter().map(|r| s.spawn(move || run(r))).collect();
+        let handles: Vec<_> = reqs
+            .iter()
+            .map(|r| {
+                std::thread::Builder::new()
+                    .spawn_scoped(s, move || run(r))
+                    .map_err(|_| r)
+            })
+            .collect();
         handles
             .into_iter()
-            .map(|h| {
-                h.join().unwrap_or_else(|_| RawRun {
+            .map(|h| match h {
+                Ok(h) => h.join().unwrap_or_else(|_| RawRun {
                     spawn_error: Some("the runner thread panicked".into()),
                     ..RawRun::default()
-                })
+                }),
+                Err(r) => run(r),
             })
             .collect()
     })
