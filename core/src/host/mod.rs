@@ -5,7 +5,7 @@
 //! use agenthooks::host::{self, Dialect, HostOptions, Registry};
 //! let settings = std::fs::read_to_string(".claude/settings.json").unwrap();
 //! let registry = Registry::load(Dialect::ClaudeCode, ".claude/settings.json", &settings)
-//!     .expect("a rejected configuration runs nothing");
+//!     .expect("only a strict builder refuses a configuration");
 //! let payload = br#"{"session_id":"s","cwd":"/srv","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"t"}"#;
 //! let event = agenthooks::decode(agenthooks::Provider::ClaudeCode, payload, &Default::default()).unwrap();
 //! let report = host::run_event(&registry, &event, &HostOptions::default()).unwrap();
