@@ -36,6 +36,7 @@ pub const DEFAULT_OUTPUT_CAP: usize = 10 * 1024 * 1024;
 const MAX_TIMEOUT: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
 /// After a kill, how long to wait for the killed command to be reaped
 /// before a background thread takes over.
+#[cfg(unix)]
 const KILL_GRACE: Duration = Duration::from_millis(500);
 
 /// What to run.
@@ -251,6 +252,7 @@ fn elapsed_ms(start: Instant) -> u64 {
 }
 
 /// One captured output stream.
+#[cfg(unix)]
 struct Capture<R> {
     pipe: Option<R>,
     buf: Vec<u8>,
@@ -259,6 +261,7 @@ struct Capture<R> {
 }
 
 /// Outcome of one read attempt.
+#[cfg(unix)]
 enum Read {
     /// Read something (more may follow).
     Data,
@@ -268,6 +271,7 @@ enum Read {
     Closed,
 }
 
+#[cfg(unix)]
 impl<R: std::io::Read> Capture<R> {
     fn new(pipe: Option<R>, cap: usize) -> Self {
         Capture {
@@ -663,8 +667,8 @@ fn supervise(mut child: Child, req: &RunRequest, deadline: Instant) -> RawRun {
 
 /// SIGKILL to the command's process group (and to the command itself, in
 /// case it moved to another group).
+#[cfg(unix)]
 fn kill_group(pid: u32) {
-    #[cfg(unix)]
     if let Some(pid) = i32::try_from(pid)
         .ok()
         .and_then(rustix::process::Pid::from_raw)
@@ -672,8 +676,6 @@ fn kill_group(pid: u32) {
         let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
         let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
     }
-    #[cfg(not(unix))]
-    let _ = pid;
 }
 
 #[cfg(all(test, unix))]
