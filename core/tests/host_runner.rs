@@ -349,9 +349,14 @@ fn a_background_process_holding_stdout_per_dialect() {
     let report = run(&reg, &event(Provider::Codex, &dir, "ls"));
     assert!(t.elapsed() < Duration::from_secs(4));
     assert!(report.hooks[0].run.timed_out);
+    let pidfile = dir.join("sleeper.pid");
+    let cmd = format!(
+        "cat >/dev/null; sleep 30 & echo $! > '{}'; echo started",
+        pidfile.display()
+    );
     let reg = registry(
         Dialect::ClaudeCode,
-        json!([{"hooks": [hook(cmd, Some(20))]}]),
+        json!([{"hooks": [hook(&cmd, Some(20))]}]),
     );
     let t = Instant::now();
     let report = run(&reg, &event(Provider::ClaudeCode, &dir, "ls"));
@@ -360,4 +365,8 @@ fn a_background_process_holding_stdout_per_dialect() {
     assert!(h.run.pipes_held && !h.run.timed_out, "{:?}", h.run);
     assert_eq!(h.run.exit_code, Some(0));
     assert_eq!(h.run.stdout.trim(), "started");
+    // Like Claude Code, the host leaves the process alone; the test does not.
+    let _ = std::process::Command::new("kill")
+        .arg(read_pid(&pidfile).to_string())
+        .status();
 }

@@ -448,8 +448,12 @@ fn a_bad_entry_elsewhere_does_not_disable_the_deny_hook() {
 fn claude_hook_leaving_a_process_on_stdout_answers_at_once() {
     let dir = scratch("held-claude");
     let allow = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"rm -rf /"}}}"#;
-    for (answer, want) in [(DENY, "no"), (allow, "refusing")] {
-        let cmd = format!("cat >/dev/null; printf '%s\\n' '{answer}'; (sleep 20 &)");
+    for (i, (answer, want)) in [(DENY, "no"), (allow, "refusing")].into_iter().enumerate() {
+        let pidfile = dir.0.join(format!("sleeper{i}.pid"));
+        let cmd = format!(
+            "cat >/dev/null; printf '%s\\n' '{answer}'; (sleep 20 & echo $! > '{}')",
+            pidfile.display()
+        );
         let reg = registry(
             Dialect::ClaudeCode,
             json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": cmd, "timeout": 30}]}]}}),
@@ -472,6 +476,11 @@ fn claude_hook_leaving_a_process_on_stdout_answers_at_once() {
             report.outcome
         );
         assert_eq!(report.outcome.updated_input, None);
+        // Like Claude Code, the host leaves the process alone; the test
+        // does not.
+        let _ = std::process::Command::new("kill")
+            .arg(read_pid(&pidfile).to_string())
+            .status();
     }
 }
 
