@@ -38,7 +38,8 @@ pub struct RunArgs {
     /// Working directory of the hooks (default: the payload's cwd).
     #[arg(long)]
     cwd: Option<PathBuf>,
-    /// CLAUDE_PROJECT_DIR (default: the working directory).
+    /// CLAUDE_PROJECT_DIR: the session's project root (default: this
+    /// process's working directory; never the payload's cwd).
     #[arg(long)]
     project_dir: Option<PathBuf>,
     /// Timeout in seconds for hooks that set none (default: the agent's).
@@ -50,6 +51,10 @@ pub struct RunArgs {
     /// Run the hooks one after the other instead of in parallel.
     #[arg(long)]
     sequential: bool,
+    /// Refuse the configuration if any entry is invalid (default: skip it
+    /// exactly as the agent does, and report it in `warnings`).
+    #[arg(long)]
+    strict: bool,
 }
 
 pub fn main(cmd: HostCmd) -> ExitCode {
@@ -74,6 +79,7 @@ fn run(a: &RunArgs) -> ExitCode {
         Err(e) => return fail(e.code().as_str(), e.to_string(), Value::Null),
     };
     let mut b = RegistryBuilder::new(dialect);
+    b.strict(a.strict);
     for path in &a.config {
         match std::fs::read_to_string(path) {
             Ok(text) => b.add_text(&path.to_string_lossy(), &text),
@@ -141,7 +147,7 @@ fn run(a: &RunArgs) -> ExitCode {
         "outcome": report.outcome,
         "hooks": hooks,
         "audit": report.audit,
-        "warnings": registry.warnings(),
+        "warnings": registry.warnings().iter().chain(&report.diagnostics).collect::<Vec<_>>(),
     });
     println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     ExitCode::SUCCESS

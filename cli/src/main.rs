@@ -2,12 +2,13 @@
 
 mod host;
 
-use std::io::{Read, Write};
-use std::process::{Command, ExitCode, Stdio};
+use std::io::Write;
+use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use agenthooks::runtime::{StdoutGuard, read_limited};
+use agenthooks::host::runner::{self, RunRequest};
+use agenthooks::runtime::read_limited;
 use agenthooks::{Decision, DecodeOptions, Error, Event, Policy, Provider, Response};
 use clap::{Args, Parser, Subcommand};
 
@@ -248,98 +249,94 @@ fn exec_cmd(
             });
         }
     }
-    let guard = StdoutGuard::divert();
+    // No StdoutGuard here: nothing in this process prints stray text (the
+    // command's stdout is a pipe of its own), and the guard's saved copy of
+    // fd 1 would be inherited by the command, letting a descendant hold the
+    // agent's stdout open after the answer.
     let ev = match read_event(c, provider, &policy) {
         Ok(ev) => Arc::new(ev),
-        Err(b) => return emit_guarded(&guard, &b.1),
+        Err(b) => return emit_answer(&b.1),
     };
     let deadline = Duration::from_millis(policy.deadline_ms(timeout));
     let resp = run_child(command, &ev, deadline)
         .and_then(|d| agenthooks::respond(&ev, &d, &policy))
         .unwrap_or_else(|e| agenthooks::fail_response(provider, Some(&ev), &e, &policy));
-    emit_guarded(&guard, &resp)
+    emit_answer(&resp)
 }
 
-fn emit_guarded(guard: &StdoutGuard, resp: &Response) -> ExitCode {
+/// Writes the agent's answer; a failed write of stdout is exit code 1.
+fn emit_answer(resp: &Response) -> ExitCode {
     let _ = std::io::stderr().write_all(resp.stderr.as_bytes());
-    if guard.write_answer(resp.stdout.as_bytes()).is_err() {
+    let mut out = std::io::stdout().lock();
+    if out
+        .write_all(resp.stdout.as_bytes())
+        .and_then(|()| out.flush())
+        .is_err()
+    {
         return ExitCode::from(1);
     }
     ExitCode::from(resp.exit_code.clamp(0, 255) as u8)
 }
 
-/// Runs the author's command with the canonical event on stdin; its stdout
-/// is a decision JSON (empty = no decision). Non-zero exit, bad JSON and the
-/// deadline are handler errors for the fail policy.
+/// Runs the author's command with the canonical event on stdin through the
+/// core's child runner; its stdout is a decision JSON (empty = no decision).
+/// Non-zero exit, bad or oversized output and the deadline are handler
+/// errors for the fail policy. The answer comes by the deadline whatever
+/// the command's descendants keep open: shortly after the command itself
+/// exits its process group is killed if it still holds the pipes, and at
+/// the deadline in any case. The command's stderr is captured and passed on.
 fn run_child(command: &[String], ev: &Event, deadline: Duration) -> Result<Decision, Error> {
-    let io_err = |what: &str, e: std::io::Error| Error::Io {
-        what: format!("{what} `{}`", command[0]),
-        source: e,
-    };
-    let mut cmd = Command::new(&command[0]);
-    cmd.args(&command[1..])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit());
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::CommandExt;
-        cmd.process_group(0);
+    let name = command.first().cloned().unwrap_or_default();
+    let mut req = RunRequest::new(command.to_vec());
+    req.stdin = ev.to_json().into_bytes();
+    req.timeout = deadline;
+    req.exit_grace = Some(runner::ExitGrace::ANSWER);
+    let run = runner::run(&req);
+    if !run.stderr.is_empty() {
+        let _ = std::io::stderr().write_all(run.stderr.as_bytes());
     }
-    let mut child = cmd.spawn().map_err(|e| io_err("starting", e))?;
-    let input = ev.to_json();
-    let mut stdin = child.stdin.take();
-    let writer = std::thread::spawn(move || {
-        if let Some(s) = stdin.as_mut() {
-            let _ = s.write_all(input.as_bytes());
-        }
-        drop(stdin);
-    });
-    let mut stdout = child.stdout.take();
-    let reader = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        if let Some(s) = stdout.as_mut() {
-            let _ = s.take(16 * 1024 * 1024).read_to_end(&mut buf);
-        }
-        buf
-    });
-    let start = Instant::now();
-    let status = loop {
-        match child.try_wait().map_err(|e| io_err("waiting for", e))? {
-            Some(s) => break s,
-            None if start.elapsed() >= deadline => {
-                kill_group(&mut child);
-                return Err(Error::HandlerTimeout {
-                    ms: deadline.as_millis() as u64,
-                });
-            }
-            None => std::thread::sleep(Duration::from_millis(2)),
-        }
-    };
-    let _ = writer.join();
-    let out = reader.join().unwrap_or_default();
-    if !status.success() {
-        return Err(Error::Handler {
-            message: format!("`{}` exited with {status}", command[0]),
+    if let Some(e) = run.spawn_error {
+        return Err(Error::Io {
+            what: format!("starting `{name}`"),
+            source: std::io::Error::other(e),
         });
     }
-    let text = String::from_utf8(out).map_err(|e| Error::InvalidUtf8 {
-        what: "command output",
-        offset: e.utf8_error().valid_up_to(),
-    })?;
-    if text.trim().is_empty() {
+    if run.timed_out {
+        return Err(Error::HandlerTimeout {
+            ms: u64::try_from(deadline.as_millis()).unwrap_or(u64::MAX),
+        });
+    }
+    match run.exit_code {
+        Some(0) => {}
+        Some(c) => {
+            return Err(Error::Handler {
+                message: format!("`{name}` exited with code {c}"),
+            });
+        }
+        None => {
+            return Err(Error::Handler {
+                message: format!("`{name}` was killed by a signal"),
+            });
+        }
+    }
+    if run.stdout_truncated {
+        return Err(Error::TooLarge {
+            what: "command output",
+            limit: req.cap,
+        });
+    }
+    if run.stdout_lossy {
+        let offset = run.stdout.find('\u{FFFD}').unwrap_or(0);
+        return Err(Error::InvalidUtf8 {
+            what: "command output",
+            offset,
+        });
+    }
+    let text = run.stdout.trim();
+    if text.is_empty() {
         return Ok(Decision::no_decision());
     }
-    Decision::from_json(text.trim())
-}
-
-fn kill_group(child: &mut std::process::Child) {
-    #[cfg(unix)]
-    if let Some(pid) = rustix::process::Pid::from_raw(child.id() as i32) {
-        let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
-    }
-    let _ = child.kill();
-    let _ = child.wait();
+    Decision::from_json(text)
 }
 
 fn capabilities_cmd(provider: Option<&str>, event: Option<&str>) -> ExitCode {

@@ -17,34 +17,45 @@
 //!
 //! Non-literal patterns are compiled once per process by an [`Interner`]
 //! bounded at [`INTERNER_CAPACITY`] distinct patterns: past the bound a new
-//! pattern is rejected (`matcher_capacity`) while known ones keep working.
-//! Invalid patterns never consume capacity.
+//! pattern is compiled for its own matcher only (not cached) and gets a
+//! `matcher_capacity` warning, so known patterns keep working and no hook
+//! is ever dropped. Invalid patterns never consume capacity.
 //!
-//! # Backtracking policy (ECMAScript mode)
+//! # Deciding exactly as the agent, or running the hook
 //!
-//! `regress` is a backtracking engine, so every Claude pattern gets a work
-//! estimate when it is compiled:
+//! A matcher never skips a hook the agent would run. [`Matcher::decide`]
+//! answers [`Verdict::Match`], [`Verdict::NoMatch`] or
+//! [`Verdict::Undecided`]; an undecided matcher counts as a match (the hook
+//! runs) and the host reports a `matcher_undecided` diagnostic.
+//!
+//! `regress` (Claude Code's ECMAScript flavour) is a backtracking engine,
+//! so every Claude pattern gets a work estimate when it is compiled:
 //!
 //! 1. A repetition with a variable count (`*`, `+`, `{n,}`, `{n,m}`) whose
 //!    body can match in more than one way (nested quantifiers `(a+)+`,
 //!    alternation `(a|b)*`, optional parts `(ab?)+`) can backtrack
-//!    exponentially and is rejected with `regex_too_complex`.
+//!    exponentially: `regress` never runs it.
 //! 2. Otherwise, with `k` variable repetitions in sequence, a failing search
 //!    costs about `n^(k+1) / (k+1)! · c` steps on a subject of `n` bytes (`c`
 //!    counts alternatives and optional parts). The pattern's subject bound is
 //!    the largest `n` keeping that under [`ECMA_STEP_BUDGET`], capped at
-//!    [`ECMA_MAX_SUBJECT_BYTES`]. **A subject longer than the bound never
-//!    matches that pattern.** Patterns whose bound falls under
-//!    [`ECMA_MIN_SUBJECT_BYTES`], or longer than [`MAX_PATTERN_BYTES`], are
-//!    rejected with `regex_too_complex`. One estimated step costs 6–18 ns in
+//!    [`ECMA_MAX_SUBJECT_BYTES`]; below [`ECMA_MIN_SUBJECT_BYTES`] the
+//!    pattern is treated as in rule 1. One estimated step costs 6–18 ns in
 //!    a release build here, so an adversarial subject at the bound costs at
 //!    most a few tens of milliseconds (`docs/benchmarks.md`, "Host matcher";
 //!    debug builds are about 100 times slower).
 //!
-//! Matched subjects are tool names, sources, agent types and the like (well
-//! under 256 bytes), so a plain `mcp__.*` keeps the full 1 KiB and
-//! `mcp__.*__.*` about 230 bytes. Exact matchers and Codex (`regex`, linear
-//! time) have no subject bound.
+//! Subjects within the bound are decided by `regress`. Beyond it (and for
+//! every subject of a rule-1 pattern) the pattern's **linear twin** decides:
+//! the same pattern for the Rust `regex` crate (linear time), built for the
+//! large subset of ECMAScript both engines read identically (`linear.rs`;
+//! e.g. `mcp__.*__.*delete.*`, `(a+)+$`). Only a pattern outside that
+//! subset (lookaround, backreferences, `\b`, flags) on a subject past its
+//! bound, a subject with characters outside the Basic Multilingual Plane
+//! past the bound, or a pattern longer than [`MAX_PATTERN_BYTES`] is
+//! undecided. Rule-1 and over-long patterns without a twin get a
+//! `regex_too_complex` warning when compiled. Exact matchers and Codex
+//! (`regex`, linear time) always decide.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -52,20 +63,22 @@ use std::sync::{Arc, Mutex, OnceLock};
 use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
-use crate::host::{DiagCode, Diagnostic};
+use crate::host::{DiagCode, Diagnostic, Severity};
 use crate::model::Provider;
 
 mod backtrack;
+mod linear;
 
 /// Distinct non-literal patterns the process-wide interner holds.
 pub const INTERNER_CAPACITY: usize = 128;
-/// Upper bound on the subject length for ECMAScript patterns, in bytes.
+/// Upper bound on the subject length `regress` is given, in bytes.
 pub const ECMA_MAX_SUBJECT_BYTES: usize = 1024;
-/// A pattern whose computed subject bound is below this is rejected.
+/// A pattern whose computed subject bound is below this is never given to
+/// `regress`.
 pub const ECMA_MIN_SUBJECT_BYTES: usize = 32;
 /// Estimated backtracking steps allowed for one ECMAScript match.
 pub const ECMA_STEP_BUDGET: f64 = 2e6;
-/// Longest accepted non-literal pattern, in bytes.
+/// Longest non-literal pattern compiled, in bytes (longer: undecided).
 pub const MAX_PATTERN_BYTES: usize = 1024;
 
 /// The hook dialects a host can run (the agents whose hook configurations
@@ -173,33 +186,60 @@ pub enum MatcherMode {
     Regex,
 }
 
+/// What a matcher says about one subject.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// The agent would run the hook.
+    Match,
+    /// The agent would not run the hook.
+    NoMatch,
+    /// This pattern cannot be evaluated safely on this subject exactly as
+    /// the agent would: the hook runs (see the module docs).
+    Undecided,
+}
+
 /// A compiled non-literal pattern, shared through the interner.
 #[derive(Debug)]
 pub struct Compiled {
     engine: Engine,
+    /// Longest subject `regress` is given (`usize::MAX` for Rust regexes).
     max_subject: usize,
+    /// The linear-time twin of an ECMAScript pattern, when it has one.
+    twin: Option<regex::Regex>,
+    /// Warnings found when compiling (`regex_too_complex`).
+    warnings: Vec<Diagnostic>,
 }
 
 #[derive(Debug)]
 enum Engine {
     Rust(regex::Regex),
     Ecma(regress::Regex),
+    /// Too long to compile: every subject is undecided.
+    None,
 }
 
 impl Compiled {
-    /// Subjects longer than this many bytes never match (ECMAScript policy;
-    /// `usize::MAX` for Rust regexes).
+    /// Subjects longer than this many bytes are not given to the
+    /// backtracking engine (ECMAScript policy; `usize::MAX` for Rust
+    /// regexes).
     pub fn max_subject(&self) -> usize {
         self.max_subject
     }
 
-    fn is_match(&self, subject: &str) -> bool {
-        if subject.len() > self.max_subject {
-            return false;
-        }
+    fn decide(&self, subject: &str) -> Verdict {
+        let v = |b: bool| if b { Verdict::Match } else { Verdict::NoMatch };
         match &self.engine {
-            Engine::Rust(r) => r.is_match(subject),
-            Engine::Ecma(r) => r.find(subject).is_some(),
+            Engine::Rust(r) => v(r.is_match(subject)),
+            Engine::Ecma(r) if subject.len() <= self.max_subject => v(r.find(subject).is_some()),
+            _ => match &self.twin {
+                // ECMAScript without the `u` flag sees UTF-16 code units; the
+                // twin sees characters: the same only inside the BMP.
+                Some(t) if subject.chars().all(|c| u32::from(c) < 0x10000) => {
+                    v(t.is_match(subject))
+                }
+                _ => Verdict::Undecided,
+            },
         }
     }
 }
@@ -217,6 +257,7 @@ pub struct Matcher {
     dialect: Dialect,
     pattern: String,
     kind: Kind,
+    warnings: Vec<Diagnostic>,
 }
 
 impl Matcher {
@@ -246,17 +287,22 @@ impl Matcher {
         set: ExactSet,
         pattern: &str,
     ) -> Result<Matcher, Diagnostic> {
+        let mut warnings = Vec::new();
         let kind = if pattern.is_empty() || pattern == "*" {
             Kind::All
         } else if pattern.chars().all(|c| set.admits(c)) {
             Kind::Exact(set.split(pattern))
         } else {
-            Kind::Regex(interner.intern(dialect, "", pattern)?)
+            let (c, w) = interner.intern_or_compile(dialect, "", pattern)?;
+            warnings.extend(c.warnings.iter().cloned());
+            warnings.extend(w);
+            Kind::Regex(c)
         };
         Ok(Matcher {
             dialect,
             pattern: pattern.to_string(),
             kind,
+            warnings,
         })
     }
 
@@ -297,21 +343,31 @@ impl Matcher {
             .with_pattern(pattern));
         }
         let effective: String = seen.chars().filter(|c| "imsuv".contains(*c)).collect();
-        let compiled = interner.intern(d, &effective, pattern)?;
+        let (compiled, w) = interner.intern_or_compile(d, &effective, pattern)?;
+        let mut warnings = compiled.warnings.clone();
+        warnings.extend(w);
         Ok(Matcher {
             dialect: d,
             pattern: pattern.to_string(),
             kind: Kind::Regex(compiled),
+            warnings,
         })
     }
 
-    /// Whether the subject matches.
-    pub fn matches(&self, subject: &str) -> bool {
+    /// What the matcher says about a subject (see the module docs).
+    pub fn decide(&self, subject: &str) -> Verdict {
         match &self.kind {
-            Kind::All => true,
-            Kind::Exact(alts) => alts.iter().any(|a| a == subject),
-            Kind::Regex(c) => c.is_match(subject),
+            Kind::All => Verdict::Match,
+            Kind::Exact(alts) if alts.iter().any(|a| a == subject) => Verdict::Match,
+            Kind::Exact(_) => Verdict::NoMatch,
+            Kind::Regex(c) => c.decide(subject),
         }
+    }
+
+    /// Whether the hook runs for this subject: a match, or undecided (a
+    /// matcher never skips a hook the agent might run).
+    pub fn matches(&self, subject: &str) -> bool {
+        self.decide(subject) != Verdict::NoMatch
     }
 
     /// Whether the matcher selects an event whose subject may be absent
@@ -323,9 +379,28 @@ impl Matcher {
         }
     }
 
-    /// Whether any of the subjects matches (a tool name and its aliases).
+    /// The verdict over several subjects (a tool name and its aliases): a
+    /// match if any matches, else undecided if any is, else no match.
+    pub fn decide_any(&self, subjects: &[&str]) -> Verdict {
+        let mut verdict = Verdict::NoMatch;
+        for s in subjects {
+            match self.decide(s) {
+                Verdict::Match => return Verdict::Match,
+                Verdict::Undecided => verdict = Verdict::Undecided,
+                Verdict::NoMatch => {}
+            }
+        }
+        verdict
+    }
+
+    /// Whether any of the subjects matches (or is undecided).
     pub fn matches_any(&self, subjects: &[&str]) -> bool {
-        subjects.iter().any(|s| self.matches(s))
+        self.decide_any(subjects) != Verdict::NoMatch
+    }
+
+    /// Warnings from compiling (`regex_too_complex`, `matcher_capacity`).
+    pub fn warnings(&self) -> &[Diagnostic] {
+        &self.warnings
     }
 
     /// The pattern as written.
@@ -347,11 +422,21 @@ impl Matcher {
         }
     }
 
-    /// The subject bound of a regex (see the module docs), else `None`.
+    /// The longest subject the backtracking engine is given for an
+    /// ECMAScript regex (see the module docs), else `None`.
     pub fn max_subject(&self) -> Option<usize> {
         match &self.kind {
             Kind::Regex(c) if c.max_subject != usize::MAX => Some(c.max_subject),
             _ => None,
+        }
+    }
+
+    /// Whether an ECMAScript regex has a linear-time twin (decides every
+    /// BMP subject, whatever its length). Always true of other matchers.
+    pub fn is_linear(&self) -> bool {
+        match &self.kind {
+            Kind::Regex(c) => matches!(c.engine, Engine::Rust(_)) || c.twin.is_some(),
+            _ => true,
         }
     }
 }
@@ -402,7 +487,9 @@ impl Interner {
         self.map.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// The compiled pattern, compiling and inserting it when new.
+    /// The compiled pattern, compiling and inserting it when new; `Err`
+    /// with `matcher_capacity` when the interner is full and the pattern
+    /// new (see [`Interner::intern_or_compile`] for the fallback).
     pub fn intern(
         &self,
         dialect: Dialect,
@@ -416,12 +503,41 @@ impl Interner {
         // Compile outside the lock (a racing thread may insert the same
         // key); an invalid pattern gets its own diagnostic even when full.
         let compiled = Arc::new(compile(dialect, flags, pattern)?);
+        self.insert(key, compiled)
+    }
+
+    /// Like [`Interner::intern`], but a new pattern that does not fit is
+    /// compiled for the caller only, with a `matcher_capacity` warning: a
+    /// full interner never drops a hook.
+    pub fn intern_or_compile(
+        &self,
+        dialect: Dialect,
+        flags: &str,
+        pattern: &str,
+    ) -> Result<(Arc<Compiled>, Option<Diagnostic>), Diagnostic> {
+        let key: Key = (dialect, flags.into(), pattern.to_string());
+        if let Some(c) = self.lock().get(&key) {
+            return Ok((c.clone(), None));
+        }
+        let compiled = Arc::new(compile(dialect, flags, pattern)?);
+        match self.insert(key, compiled.clone()) {
+            Ok(c) => Ok((c, None)),
+            Err(mut d) => {
+                d.severity = Severity::Warning;
+                d.reason
+                    .push_str("; compiled for this matcher only (not cached)");
+                Ok((compiled, Some(d)))
+            }
+        }
+    }
+
+    fn insert(&self, key: Key, compiled: Arc<Compiled>) -> Result<Arc<Compiled>, Diagnostic> {
         let mut map = self.lock();
         if let Some(c) = map.get(&key) {
             return Ok(c.clone());
         }
         if map.len() >= self.capacity {
-            return Err(capacity_diag(dialect, pattern, self.capacity));
+            return Err(capacity_diag(key.0, &key.2, self.capacity));
         }
         map.insert(key, compiled.clone());
         Ok(compiled)
@@ -439,27 +555,54 @@ fn capacity_diag(dialect: Dialect, pattern: &str, cap: usize) -> Diagnostic {
 
 fn compile(dialect: Dialect, flags: &str, pattern: &str) -> Result<Compiled, Diagnostic> {
     let diag = |code, reason: String| Diagnostic::new(dialect, code, reason).with_pattern(pattern);
-    if pattern.len() > MAX_PATTERN_BYTES {
-        return Err(diag(
-            DiagCode::RegexTooComplex,
-            format!("pattern longer than {MAX_PATTERN_BYTES} bytes"),
-        ));
-    }
     match dialect {
         Dialect::Codex => regex::Regex::new(pattern)
             .map(|r| Compiled {
                 engine: Engine::Rust(r),
                 max_subject: usize::MAX,
+                twin: None,
+                warnings: Vec::new(),
             })
             .map_err(|e| diag(DiagCode::InvalidRegex, e.to_string())),
+        Dialect::ClaudeCode if pattern.len() > MAX_PATTERN_BYTES => Ok(Compiled {
+            engine: Engine::None,
+            max_subject: 0,
+            twin: None,
+            warnings: vec![diag(
+                DiagCode::RegexTooComplex,
+                format!(
+                    "pattern longer than {MAX_PATTERN_BYTES} bytes is not evaluated; \
+                     its hooks run for every subject"
+                ),
+            )],
+        }),
         Dialect::ClaudeCode => {
             let r = regress::Regex::with_flags(pattern, flags)
                 .map_err(|e| diag(DiagCode::InvalidRegex, e.to_string()))?;
-            let max_subject = backtrack::subject_bound(pattern)
-                .map_err(|why| diag(DiagCode::RegexTooComplex, why.to_string()))?;
+            let twin = if flags.is_empty() {
+                linear::to_rust(pattern).and_then(|p| regex::Regex::new(&p).ok())
+            } else {
+                None
+            };
+            let (max_subject, warnings) = match backtrack::subject_bound(pattern) {
+                Ok(bound) => (bound, Vec::new()),
+                Err(_) if twin.is_some() => (0, Vec::new()),
+                Err(why) => (
+                    0,
+                    vec![diag(
+                        DiagCode::RegexTooComplex,
+                        format!(
+                            "{why}; the pattern is not evaluated and its hooks run for \
+                             every subject"
+                        ),
+                    )],
+                ),
+            };
             Ok(Compiled {
                 engine: Engine::Ecma(r),
                 max_subject,
+                twin,
+                warnings,
             })
         }
     }
@@ -505,6 +648,7 @@ mod tests {
     fn backtracking_policy() {
         let i = Interner::new(32);
         let c = |p: &str| Matcher::compile_in(&i, Dialect::ClaudeCode, ExactSet::Claude, p);
+        // Exponential patterns never reach regress; their twins decide.
         for bad in [
             "(a+)+$",
             "(a|b)*c",
@@ -512,14 +656,33 @@ mod tests {
             "(x*y*){2,}",
             ".*.*.*.*.*.*.*.*x",
         ] {
-            assert_eq!(c(bad).unwrap_err().code, DiagCode::RegexTooComplex, "{bad}");
+            let m = c(bad).unwrap();
+            assert_eq!(m.max_subject(), Some(0), "{bad}");
+            assert!(m.is_linear() && m.warnings().is_empty(), "{bad}");
+            let t = std::time::Instant::now();
+            let _ = m.decide(&format!("{}!", "a".repeat(10_000)));
+            assert!(t.elapsed() < std::time::Duration::from_secs(2), "{bad}");
         }
+        // Without a twin (lookahead): a warning, and every subject past
+        // the bound (here all but "") is undecided: the hook runs.
+        let m = c("(?=a)(a+)+$").unwrap();
+        assert_eq!(m.warnings()[0].code, DiagCode::RegexTooComplex);
+        assert_eq!(m.decide("aaa!"), Verdict::Undecided);
+        assert!(m.matches("aaa!"));
         assert_eq!(c("mcp__.*").unwrap().max_subject(), Some(1024));
         let three = c("mcp__.*__.*").unwrap().max_subject().unwrap();
         assert!((200..260).contains(&three), "{three}");
         let long = format!("mcp__.*{}", "a".repeat(2000));
-        assert!(!c("mcp__.*").unwrap().matches(&long));
+        assert_eq!(c("mcp__.*").unwrap().decide(&long), Verdict::Match);
+        assert_eq!(c("^mcp__x$").unwrap().decide(&long), Verdict::NoMatch);
+        // Past the bound, outside the BMP: undecided (UTF-16 vs chars).
+        let astral = format!("mcp__{}", "😀".repeat(400));
+        assert_eq!(c("mcp__.*").unwrap().decide(&astral), Verdict::Undecided);
         assert!(c("(ab)+c").is_ok() && c("[a-z]+_\\d{2,4}").is_ok());
+        let huge = format!("^{}$", "a".repeat(MAX_PATTERN_BYTES));
+        let m = c(&huge).unwrap();
+        assert_eq!(m.warnings()[0].code, DiagCode::RegexTooComplex);
+        assert_eq!(m.decide("b"), Verdict::Undecided);
         // The worst subject within the bound stays fast.
         let m = c(".*a.*b.*c").unwrap();
         let s = "ab".repeat(m.max_subject().unwrap() / 2);
@@ -527,6 +690,30 @@ mod tests {
         assert!(!m.matches(&s));
         let limit = if cfg!(debug_assertions) { 60 } else { 1 };
         assert!(t.elapsed() < std::time::Duration::from_secs(limit));
+    }
+
+    proptest::proptest! {
+        /// The linear twin agrees with regress wherever both run.
+        #[test]
+        fn twin_agrees_with_regress(
+            p in "[ab.|()*+?^$]{1,12}|[ab]{0,2}(\\[[a\\-b^]{1,4}\\]|\\\\[dwsDWS.]|[ab.]\\{1,2\\})[ab*]{0,3}",
+            subjects in proptest::collection::vec("[ab\n\u{2028} _1\u{a0}-]{0,12}", 1..8),
+        ) {
+            if let (Ok(r), Some(t)) = (
+                regress::Regex::new(&p),
+                linear::to_rust(&p).and_then(|t| regex::Regex::new(&t).ok()),
+            ) {
+                for s in &subjects {
+                    proptest::prop_assert_eq!(
+                        r.find(s).is_some(),
+                        t.is_match(s),
+                        "pattern {:?} subject {:?}",
+                        p,
+                        s
+                    );
+                }
+            }
+        }
     }
 
     proptest::proptest! {
@@ -547,7 +734,14 @@ mod tests {
         let c = |p: &str| Matcher::compile_in(&i, Dialect::Codex, ExactSet::Codex, p);
         c("^a$").unwrap();
         c("^b$").unwrap();
-        assert_eq!(c("^c$").unwrap_err().code, DiagCode::MatcherCapacity);
+        // Full: compiled for this matcher only, with a warning.
+        let m = c("^c$").unwrap();
+        assert_eq!(m.warnings()[0].code, DiagCode::MatcherCapacity);
+        assert!(m.matches("c") && !m.matches("a"));
+        assert_eq!(
+            i.intern(Dialect::Codex, "", "^d$").unwrap_err().code,
+            DiagCode::MatcherCapacity
+        );
         assert!(c("^a$").unwrap().matches("a"));
         assert_eq!(c("[").unwrap_err().code, DiagCode::InvalidRegex);
         assert_eq!(i.len(), 2);

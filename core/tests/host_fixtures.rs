@@ -32,6 +32,10 @@ struct Case {
     event_provider: Option<String>,
     #[serde(default)]
     runs: Option<Vec<RawRun>>,
+    #[serde(default)]
+    strict: bool,
+    #[serde(default)]
+    project_dir: Option<PathBuf>,
     expect: Expect,
 }
 
@@ -89,6 +93,8 @@ struct Expect {
     selected: Option<Vec<String>>,
     #[serde(default)]
     commands: Option<Vec<String>>,
+    #[serde(default)]
+    argv: Option<Vec<Vec<String>>>,
     #[serde(default)]
     stdin: Option<Value>,
     #[serde(default)]
@@ -170,6 +176,7 @@ fn run_case(c: &Case) -> Result<(), String> {
         check_matcher(&interner, c.dialect, m)?;
     }
     let mut b = RegistryBuilder::with_interner(c.dialect, &interner);
+    b.strict(c.strict);
     let sources = [
         c.config.is_some(),
         c.config_text.is_some(),
@@ -248,7 +255,11 @@ fn run_case(c: &Case) -> Result<(), String> {
     let bytes = serde_json::to_vec(payload).unwrap();
     let event = agenthooks::decode(provider, &bytes, &DecodeOptions::default())
         .map_err(|e| format!("event does not decode: {e}"))?;
-    let plan = host::plan(&registry, &event, &HostOptions::default()).map_err(|e| e.to_string())?;
+    let opts = HostOptions {
+        project_dir: c.project_dir.clone(),
+        ..HostOptions::default()
+    };
+    let plan = host::plan(&registry, &event, &opts).map_err(|e| e.to_string())?;
     if let Some(want) = &e.subjects {
         if &plan.subjects != want {
             return Err(format!("subjects: want {want:?} got {:?}", plan.subjects));
@@ -264,6 +275,12 @@ fn run_case(c: &Case) -> Result<(), String> {
         let got: Vec<&str> = plan.hooks.iter().map(|p| p.hook.command.as_str()).collect();
         if got != *want {
             return Err(format!("commands: want {want:?} got {got:?}"));
+        }
+    }
+    if let Some(want) = &e.argv {
+        let got: Vec<&Vec<String>> = plan.hooks.iter().map(|p| &p.request.argv).collect();
+        if got.len() != want.len() || got.iter().zip(want).any(|(g, w)| *g != w) {
+            return Err(format!("argv: want {want:?} got {got:?}"));
         }
     }
     if let Some(want) = &e.stdin {

@@ -163,7 +163,8 @@ fn fifty_megabytes_of_output_are_truncated_not_buffered() {
     assert!(h.run.stdout_truncated);
     assert_eq!(h.run.stdout.len(), host::DEFAULT_OUTPUT_CAP);
     assert_eq!(h.run.stderr.trim(), "done");
-    // Plain text on PreToolUse is ignored by Codex.
+    // Plain text on PreToolUse is ignored by Codex: the truncated rest
+    // cannot change that (only a capture that could be JSON is refused).
     assert_eq!(h.output.status, OutputStatus::Success);
     let truncated = report
         .audit
@@ -238,12 +239,17 @@ fn spawn_errors_are_non_blocking_outputs() {
     );
     assert_eq!(report.outcome.errors.len(), 1);
 
-    // A working directory that does not exist: every hook fails to start.
+    // A working directory that does not exist: Claude Code runs the hooks
+    // from the project dir instead (cwd_missing); Codex fails every hook.
     let opts = HostOptions {
         cwd: Some(dir.join("missing")),
         ..HostOptions::default()
     };
     let report = host::run_event(&reg, &event(Provider::ClaudeCode, &dir, "ls"), &opts).unwrap();
+    assert_eq!(report.outcome.decision, Some(HookDecision::Deny));
+    assert_eq!(report.diagnostics[0].code.as_str(), "cwd_missing");
+    let codex = registry(Dialect::Codex, json!([{"hooks": [hook("true", Some(5))]}]));
+    let report = host::run_event(&codex, &event(Provider::Codex, &dir, "ls"), &opts).unwrap();
     assert!(
         report
             .hooks
@@ -306,7 +312,10 @@ fn stdin_bytes_and_environment_per_dialect() {
         if dialect == Dialect::ClaudeCode {
             assert!(has("CLAUDECODE=1"));
             assert!(has("CLAUDE_CODE_SESSION_ID=sess-1"));
-            assert!(has(&format!("CLAUDE_PROJECT_DIR={}", dir.display())));
+            // The session root (this process's directory by default), not
+            // the payload's cwd.
+            let root = std::env::current_dir().unwrap();
+            assert!(has(&format!("CLAUDE_PROJECT_DIR={}", root.display())));
         }
         assert!(has(&format!("PWD={}", dir.display())) || env.contains(&dir.display().to_string()));
     }
@@ -328,17 +337,36 @@ fn exit_two_and_unread_stdin_do_not_hang() {
 }
 
 #[test]
-fn a_background_process_holding_stdout_is_a_timeout() {
-    // Like Node's `close` and Codex's `wait_with_output`, the hook is done
-    // when its pipes close; a backgrounded child holding stdout keeps it
-    // running until the deadline, then the group is killed.
+fn a_background_process_holding_stdout_per_dialect() {
+    // Codex (like `wait_with_output`) is done when the pipes close: a
+    // backgrounded child holding stdout keeps the hook running until the
+    // deadline, then the group is killed. Claude Code 2.1.328 stops reading
+    // 500 ms after the output went quiet and marks the capture.
     let dir = scratch("holder");
+    let cmd = "cat >/dev/null; sleep 30 & echo started";
+    let reg = registry(Dialect::Codex, json!([{"hooks": [hook(cmd, Some(1))]}]));
+    let t = Instant::now();
+    let report = run(&reg, &event(Provider::Codex, &dir, "ls"));
+    assert!(t.elapsed() < Duration::from_secs(4));
+    assert!(report.hooks[0].run.timed_out);
+    let pidfile = dir.join("sleeper.pid");
+    let cmd = format!(
+        "cat >/dev/null; sleep 30 & echo $! > '{}'; echo started",
+        pidfile.display()
+    );
     let reg = registry(
         Dialect::ClaudeCode,
-        json!([{"hooks": [hook("sleep 30 & echo started", Some(1))]}]),
+        json!([{"hooks": [hook(&cmd, Some(20))]}]),
     );
     let t = Instant::now();
     let report = run(&reg, &event(Provider::ClaudeCode, &dir, "ls"));
-    assert!(t.elapsed() < Duration::from_secs(4));
-    assert!(report.hooks[0].run.timed_out);
+    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+    let h = &report.hooks[0];
+    assert!(h.run.pipes_held && !h.run.timed_out, "{:?}", h.run);
+    assert_eq!(h.run.exit_code, Some(0));
+    assert_eq!(h.run.stdout.trim(), "started");
+    // Like Claude Code, the host leaves the process alone; the test does not.
+    let _ = std::process::Command::new("kill")
+        .arg(read_pid(&pidfile).to_string())
+        .status();
 }

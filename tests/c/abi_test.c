@@ -1290,8 +1290,9 @@ static void test_host(void) {
   const char *bad[][2] = {{"nope", "invalid_argument"},
                           {"{}", "invalid_argument"},
                           {"{\"dialect\":\"cursor\",\"event\":{}}", NULL},
-                          {"{\"dialect\":\"claude-code\",\"configs\":[{\"text\":\"{\\\"hooks\\\":{\\\"PreToolUse\\\":[{"
-                           "\\\"matcher\\\":\\\"(a+)+$\\\",\\\"hooks\\\":[{\\\"type\\\":\\\"command\\\",\\\"command\\\":"
+                          /* strict: an invalid matcher refuses the configuration (else its group is skipped) */
+                          {"{\"dialect\":\"claude-code\",\"strict\":true,\"configs\":[{\"text\":\"{\\\"hooks\\\":{\\\"PreToolUse\\\":[{"
+                           "\\\"matcher\\\":\\\"Bash(\\\",\\\"hooks\\\":[{\\\"type\\\":\\\"command\\\",\\\"command\\\":"
                            "\\\"x\\\"}]}]}}\"}],\"event\":{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\","
                            "\"tool_input\":{}}}",
                            "config_rejected"},

@@ -60,8 +60,11 @@ test('hostRun: Codex dialect, a config from a file, camelCase options', () => {
 test('hostRun: errors are AgentHooksError with the core code', () => {
   assert.throws(() => hostRun({}), (e) => e instanceof AgentHooksError && e.code === 'invalid_argument')
   assert.throws(() => hostRun({ dialect: 'nope', event: PAYLOAD }), { code: 'unknown_provider' })
-  const bad = JSON.stringify({ hooks: { PreToolUse: [{ matcher: '(a+)+$', hooks: [{ type: 'command', command: 'x' }] }] } })
-  assert.throws(() => hostRun({ dialect: 'claude-code', configs: [{ text: bad }], event: PAYLOAD }), (e) => {
+  // An invalid matcher skips its group, as the agent does; strict refuses.
+  const bad = JSON.stringify({ hooks: { PreToolUse: [{ matcher: 'Bash(', hooks: [{ type: 'command', command: 'x' }] }] } })
+  const skipped = hostRun({ dialect: 'claude-code', configs: [{ text: bad }], event: PAYLOAD })
+  assert.deepEqual(skipped.warnings.map((d) => d.code), ['invalid_regex'])
+  assert.throws(() => hostRun({ dialect: 'claude-code', configs: [{ text: bad }], event: PAYLOAD, strict: true }), (e) => {
     assert.ok(e instanceof AgentHooksError)
     assert.equal(e.code, 'config_rejected')
     assert.ok(Array.isArray(e.diagnostics) && e.diagnostics.length > 0, JSON.stringify(e.diagnostics))

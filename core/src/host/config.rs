@@ -2,18 +2,25 @@
 //!
 //! Sources (one dialect per registry, any number of sources):
 //! * Claude Code `settings.json` (user, project, local, managed) and plugin
-//!   `hooks/hooks.json` (with `${CLAUDE_PLUGIN_ROOT}` / `${CLAUDE_PLUGIN_DATA}`
-//!   substituted in `command` and `args`);
+//!   `hooks/hooks.json` (`${CLAUDE_PLUGIN_ROOT}` / `${CLAUDE_PLUGIN_DATA}`
+//!   substituted in the exec form's `command` and `args`; a shell-form
+//!   command keeps them for the shell to expand from the environment, as
+//!   Claude Code 2.1.328 does);
 //! * Codex `hooks.json`, plugin `hooks/hooks.json` (`${PLUGIN_ROOT}`,
-//!   `${PLUGIN_DATA}` and the `CLAUDE_` spellings substituted), and the
-//!   `[hooks]` table of `config.toml`, passed as the JSON value of that table
-//!   (parse the TOML with any TOML library; the shapes are identical).
+//!   `${PLUGIN_DATA}` and the `CLAUDE_` spellings substituted, as Codex
+//!   does), and the `[hooks]` table of `config.toml`, passed as the JSON
+//!   value of that table (parse the TOML with any TOML library; the shapes
+//!   are identical).
 //!
-//! Validation is whole-config: every entry is checked, every problem is a
-//! [`Diagnostic`], and any error rejects the whole registry. Unknown events
-//! are ignored before their groups are parsed; a matcher on an event without
-//! a matcher subject is discarded before it is compiled. Codex hook trust
-//! (definition hashes) is the host's own business and is not checked here.
+//! Validation checks every entry; every problem is a [`Diagnostic`]. A bad
+//! entry is skipped exactly as the agent skips it (a group with a matcher
+//! that does not compile; every hook of that event in that source on a
+//! Claude schema error; the whole source on a Codex one; see the loader's
+//! table) and the rest loads; [`RegistryBuilder::strict`] refuses the whole
+//! registry instead. Unknown events are ignored before their groups are
+//! parsed; a matcher on an event without a matcher subject is discarded
+//! before it is compiled. Codex hook trust (definition hashes) is the
+//! host's own business and is not checked here.
 
 use std::path::PathBuf;
 
@@ -71,7 +78,7 @@ pub struct ConfiguredHook {
     /// The group's matcher (`None`: absent, or discarded on this event).
     pub matcher: Option<Matcher>,
     /// The command line (shell form) or program (exec form), placeholders
-    /// of the plugin already substituted.
+    /// of the plugin already substituted (exec form; Codex always).
     pub command: String,
     /// Claude exec form: `args` present (even empty) means no shell.
     pub args: Option<Vec<String>>,
@@ -119,7 +126,8 @@ impl Registry {
         &self.hooks
     }
 
-    /// Warnings found while loading.
+    /// Every diagnostic found while loading: skipped entries (errors) and
+    /// warnings.
     pub fn warnings(&self) -> &[Diagnostic] {
         &self.warnings
     }
@@ -130,7 +138,8 @@ impl Registry {
     }
 }
 
-/// A rejected configuration: every diagnostic, errors and warnings.
+/// A configuration refused by a strict builder: every diagnostic, errors
+/// and warnings.
 #[derive(Debug, Clone, thiserror::Error)]
 #[error("hook configuration rejected: {}", first_error(.diagnostics))]
 pub struct ConfigError {

@@ -20,6 +20,22 @@
 //!   `SubagentStop`, `TaskCompleted`, `TeammateIdle`), which also applies to
 //!   an unexpected exit code.
 //!
+//! * A suspect capture (Claude Code 2.1.328, read from its binary and
+//!   observed): the hook exited but processes it started held its output
+//!   open past the 500 ms quiet window ([`RawRun::pipes_held`]). Unless it
+//!   exited 2, a JSON answer that only restricts (deny, block, a stop, a
+//!   message) is honoured; one that grants, rewrites or injects (allow,
+//!   `updatedInput`, context on most events, ...) or JSON that never
+//!   completed is refused: on the gating events (`PreToolUse`,
+//!   `PermissionRequest`, `UserPromptSubmit`, ...) the refusal is an exit-2
+//!   block with the refusal as the reason, elsewhere the output is dropped.
+//! * Output over the host's capture cap ([`RawRun::stdout_truncated`];
+//!   Claude Code itself reads any size) that could be JSON (it is blank or
+//!   starts with `{` so far) cannot be read as the agent would, so it is
+//!   refused the same way: never a truncated answer read as "no decision"
+//!   where the whole one might have blocked. Truncated plain text reads as
+//!   plain text.
+//!
 //! Unknown keys are ignored (Claude Code strips them); only the fields each
 //! event honours are type-checked and extracted.
 
@@ -86,6 +102,167 @@ pub const ON_FAILURE_REASON: &str = "The hook failed and its onFailure is \"bloc
 /// Events where `onFailure: "block"` is ignored.
 const NO_ON_FAILURE: &[&str] = &["Stop", "SubagentStop", "TaskCompleted", "TeammateIdle"];
 
+/// Events on which Claude Code turns a refused capture into an exit-2
+/// block (its `M3` set in 2.1.328).
+const REFUSAL_BLOCKS: &[&str] = &[
+    "PreToolUse",
+    "PermissionRequest",
+    "PreModelSwitch",
+    "UserPromptSubmit",
+    "UserPromptExpansion",
+    "ConfigChange",
+    "Elicitation",
+    "ElicitationResult",
+    "PostToolBatch",
+    "TaskCreated",
+    "PreCompact",
+];
+
+/// Events where a top-level `decision: "block"` asks for more (a
+/// continuation, feedback): not merely restrictive.
+const BLOCK_INJECTS: &[&str] = &[
+    "Stop",
+    "SubagentStop",
+    "StopFailure",
+    "TaskCompleted",
+    "TeammateIdle",
+    "PostToolUse",
+    "PostToolUseFailure",
+];
+
+/// Events whose exit-0 `additionalContext` is still restrictive enough.
+const CONTEXT_OK: &[&str] = &[
+    "UserPromptSubmit",
+    "UserPromptExpansion",
+    "SessionStart",
+    "PostModelSwitch",
+];
+
+/// Whether a JSON answer only restricts (Claude Code's test before it
+/// honours a suspect capture).
+fn only_restricts(m: &Map<String, Value>, native: &str, code: Option<i32>) -> bool {
+    const TOP: &[&str] = &[
+        "continue",
+        "suppressOutput",
+        "stopReason",
+        "decision",
+        "systemMessage",
+        "terminalSequence",
+        "reason",
+        "metrics",
+        "rewakeSummary",
+        "hookSpecificOutput",
+    ];
+    const HSO: &[&str] = &[
+        "hookEventName",
+        "permissionDecision",
+        "permissionDecisionReason",
+        "additionalContext",
+        "decision",
+        "action",
+        "content",
+        "suppressOriginalPrompt",
+        "retry",
+    ];
+    if m.contains_key("async") {
+        return true;
+    }
+    match m.get("decision").and_then(Value::as_str) {
+        Some("approve") => return false,
+        Some("block") if BLOCK_INJECTS.contains(&native) => return false,
+        _ => {}
+    }
+    if m.keys().any(|k| !TOP.contains(&k.as_str())) {
+        return false;
+    }
+    let g = match m.get("hookSpecificOutput") {
+        None => return true,
+        Some(Value::Object(g)) => g,
+        Some(_) => return false,
+    };
+    let s = |k: &str| g.get(k).and_then(Value::as_str);
+    if matches!(s("permissionDecision"), Some("allow" | "defer"))
+        || g.get("decision")
+            .and_then(|d| d.get("behavior"))
+            .and_then(Value::as_str)
+            == Some("allow")
+        || s("action") == Some("accept")
+        || g.get("retry") == Some(&Value::Bool(true))
+        || (g.contains_key("additionalContext")
+            && !(code == Some(0) && CONTEXT_OK.contains(&native)))
+    {
+        return false;
+    }
+    g.keys().all(|k| HSO.contains(&k.as_str()))
+}
+
+/// Why Claude Code would refuse to read this capture as a verdict.
+fn refusal(native: &str, run: &RawRun) -> Option<&'static str> {
+    if run.exit_code == Some(2) {
+        return None;
+    }
+    // Claude reads stdout as JSON only when it starts with `{` (after
+    // white space): a truncated plain text reads the same as the whole.
+    let may_be_json = |t: &str| t.trim_start().is_empty() || t.trim_start().starts_with('{');
+    if run.stdout_truncated && may_be_json(&run.stdout) {
+        return Some(
+            "hook output exceeded the host's capture cap, so it cannot be read as a whole; \
+             refusing to read the partial capture as a verdict",
+        );
+    }
+    if !run.pipes_held {
+        return None;
+    }
+    match classify(&run.stdout) {
+        Stdout::Json(m) if only_restricts(&m, native, run.exit_code) => None,
+        Stdout::Json(_) => Some(
+            "hook output parsed as a document that grants, rewrites or injects, but its stdio \
+             went quiet before end-of-stream and a dropped later document could have changed \
+             it; refusing to honor the suspect capture",
+        ),
+        _ if run.stdout.trim().starts_with('{') => Some(
+            "hook output opens a JSON payload that never completed before its stdio went \
+             quiet; refusing to read the partial capture as a verdict",
+        ),
+        _ => None,
+    }
+}
+
+/// The run Claude Code reads instead of a refused capture.
+fn refused(native: &str, run: &RawRun, why: &str) -> RawRun {
+    if REFUSAL_BLOCKS.contains(&native) {
+        let stdout = if matches!(native, "UserPromptSubmit" | "UserPromptExpansion") {
+            serde_json::json!({
+                "decision": "block",
+                "reason": why,
+                "hookSpecificOutput": {"hookEventName": native, "suppressOriginalPrompt": true}
+            })
+            .to_string()
+        } else {
+            String::new()
+        };
+        RawRun {
+            exit_code: Some(2),
+            stdout,
+            stderr: why.to_string(),
+            ..RawRun::default()
+        }
+    } else {
+        let stderr = match run.exit_code {
+            Some(c) if c != 0 && !run.stderr.trim().is_empty() => {
+                format!("{why}\n\n{}", run.stderr.trim())
+            }
+            _ => why.to_string(),
+        };
+        RawRun {
+            exit_code: run.exit_code,
+            stdout: String::new(),
+            stderr,
+            ..RawRun::default()
+        }
+    }
+}
+
 /// `hookSpecificOutput` fields each event honours, besides `hookEventName`.
 fn hso_fields(native: &str) -> &'static [&'static str] {
     match native {
@@ -142,6 +319,12 @@ pub(crate) fn decode(native: &str, run: &RawRun, ctx: &DecodeCtx) -> HookOutput 
     } else if run.timed_out {
         let why = "the hook did not answer in time; its output is discarded";
         (HookOutput::errored(OutputStatus::TimedOut, why), true)
+    } else if let Some(why) = refusal(native, run) {
+        let (mut out, failure) = decode_exit(native, &refused(native, run, why), exit2, plain);
+        if out.decision.is_none() {
+            out.error = Some(why.to_string());
+        }
+        (out, failure)
     } else {
         decode_exit(native, run, exit2, plain)
     };

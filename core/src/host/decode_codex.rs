@@ -18,6 +18,16 @@
 //! * Other codes, signals, timeouts, spawn errors: failed.
 //! * Quirk 13: `allow` + `updatedInput` without a string `command` for
 //!   `Bash`/`apply_patch` is not a failure: the tool does not run.
+//! * Output over the host's capture cap ([`RawRun::stdout_truncated`]; Codex
+//!   itself reads any size) that could be JSON (blank, or starting with `{`
+//!   or `[` so far) cannot be read as Codex would. Unless exit 2 with
+//!   stderr already decides, it denies on `PreToolUse` and
+//!   `PermissionRequest` and blocks on `UserPromptSubmit` (the whole answer
+//!   might have), and fails elsewhere: never a truncated answer read as "no
+//!   decision". Truncated plain text reads as plain text.
+//!
+//! Codex waits for the hook's output pipes to close (until its timeout), so
+//! a process the hook left holding them makes the run a timeout.
 
 use serde_json::{Map, Value};
 
@@ -63,6 +73,24 @@ pub(crate) fn decode(native: &str, run: &RawRun, ctx: &DecodeCtx) -> HookOutput 
     }
     if run.timed_out {
         return HookOutput::errored(OutputStatus::TimedOut, "hook timed out");
+    }
+    let stderr_decides = run.exit_code == Some(2) && !run.stderr.trim().is_empty();
+    // Codex reads stdout as JSON when it starts with `{` or `[` (after white
+    // space): a truncated plain text reads the same as the whole.
+    let head = run.stdout.trim_start();
+    let may_be_json = head.is_empty() || head.starts_with('{') || head.starts_with('[');
+    if run.stdout_truncated && may_be_json && !stderr_decides {
+        let why = "hook output exceeded the host's capture cap, so it cannot be read as a \
+                   whole; treated as blocking where the hook could block";
+        let d = match native {
+            "PreToolUse" | "PermissionRequest" => HookDecision::Deny,
+            "UserPromptSubmit" => HookDecision::Block,
+            _ => return failed(why.into()),
+        };
+        let mut out = HookOutput::new(OutputStatus::Blocking);
+        out.decision = Some(d);
+        out.reason = Some(why.into());
+        return out;
     }
     match run.exit_code {
         Some(0) => {}

@@ -1,9 +1,11 @@
 //! Configuration diagnostics: data, not log lines.
 //!
-//! Every problem found while loading a hook configuration or compiling a
-//! matcher is one [`Diagnostic`] with a stable snake_case [`DiagCode`].
-//! Errors reject the whole configuration (a rejected configuration runs
-//! nothing); warnings are kept on the registry for the caller to show.
+//! Every problem found while loading a hook configuration, compiling a
+//! matcher or selecting hooks is one [`Diagnostic`] with a stable snake_case
+//! [`DiagCode`]. An error means an entry was skipped, exactly as the agent
+//! skips it (see the loader's table); a warning means it loaded (possibly
+//! with a caveat). Both are kept on the registry for the caller to show;
+//! only a strict builder refuses a configuration with errors.
 
 use serde::{Deserialize, Serialize};
 
@@ -31,13 +33,16 @@ pub enum DiagCode {
     UnsupportedHandlerType,
     /// A `timeout` that is not a positive number of seconds (error).
     InvalidTimeout,
-    /// A matcher that does not compile in the dialect's regex flavour (error).
+    /// A matcher that does not compile in the dialect's regex flavour
+    /// (error: its group is skipped, as the agents do).
     InvalidRegex,
     /// ECMAScript flags that JavaScript would reject (error).
     InvalidFlags,
-    /// A pattern that could backtrack catastrophically, or is too long (error).
+    /// A pattern the backtracking engine is never given and that has no
+    /// linear-time twin: its hooks run for every subject (warning).
     RegexTooComplex,
-    /// The process-wide matcher interner is full (error).
+    /// The process-wide matcher interner is full: the pattern is compiled
+    /// for its matcher only (warning).
     MatcherCapacity,
     /// An event name the agent does not have: ignored (warning).
     UnknownEvent,
@@ -50,11 +55,18 @@ pub enum DiagCode {
     /// A Claude `if` rule this host cannot parse: the handler runs (fails
     /// open, as Claude Code does) (warning).
     InvalidIf,
+    /// A matcher could not be evaluated on this subject exactly as the
+    /// agent would; the hook ran (warning, reported per event).
+    MatcherUndecided,
+    /// Claude Code: the working directory does not exist; the hooks ran
+    /// from the project dir (or this process's directory, or `$HOME`), as
+    /// Claude Code does (warning, reported per event).
+    CwdMissing,
 }
 
 impl DiagCode {
     /// Every code, in declaration order.
-    pub const ALL: [DiagCode; 16] = [
+    pub const ALL: [DiagCode; 18] = [
         DiagCode::InvalidJson,
         DiagCode::WrongType,
         DiagCode::MissingField,
@@ -71,6 +83,8 @@ impl DiagCode {
         DiagCode::MatcherIgnored,
         DiagCode::HooksDisabled,
         DiagCode::InvalidIf,
+        DiagCode::MatcherUndecided,
+        DiagCode::CwdMissing,
     ];
 
     /// The snake_case id.
@@ -92,10 +106,12 @@ impl DiagCode {
             DiagCode::MatcherIgnored => "matcher_ignored",
             DiagCode::HooksDisabled => "hooks_disabled",
             DiagCode::InvalidIf => "invalid_if",
+            DiagCode::MatcherUndecided => "matcher_undecided",
+            DiagCode::CwdMissing => "cwd_missing",
         }
     }
 
-    /// Whether a diagnostic with this code rejects the configuration.
+    /// Whether a diagnostic with this code means an entry was skipped.
     pub fn severity(self) -> Severity {
         match self {
             DiagCode::UnsupportedHandlerType
@@ -103,7 +119,11 @@ impl DiagCode {
             | DiagCode::UnknownKey
             | DiagCode::MatcherIgnored
             | DiagCode::HooksDisabled
-            | DiagCode::InvalidIf => Severity::Warning,
+            | DiagCode::InvalidIf
+            | DiagCode::RegexTooComplex
+            | DiagCode::MatcherCapacity
+            | DiagCode::MatcherUndecided
+            | DiagCode::CwdMissing => Severity::Warning,
             _ => Severity::Error,
         }
     }
@@ -115,13 +135,13 @@ impl std::fmt::Display for DiagCode {
     }
 }
 
-/// Whether a diagnostic rejects the configuration.
+/// Whether a diagnostic means an entry was skipped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
-    /// The configuration is rejected and runs nothing.
+    /// The entry (and what the agent skips with it) does not run.
     Error,
-    /// Informational; the configuration loads.
+    /// Informational; the entry loads.
     Warning,
 }
 
@@ -176,7 +196,7 @@ impl Diagnostic {
         self
     }
 
-    /// True for errors (which reject the configuration).
+    /// True for errors (an entry was skipped).
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }

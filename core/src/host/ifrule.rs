@@ -98,10 +98,10 @@ fn path_matches(pattern: &str, path: &str) -> bool {
     if pattern.starts_with('/') || pattern.starts_with('~') {
         return wildcard(pattern.trim_start_matches("//"), path);
     }
-    // Relative: any suffix of the path starting at a component boundary.
-    std::iter::once(path)
-        .chain(path.match_indices('/').map(|(i, _)| &path[i + 1..]))
-        .any(|suffix| wildcard(pattern, suffix))
+    // Relative: the path, or any suffix of it starting after a `/`; since
+    // `*` spans `/`, that is the pattern `*/<pattern>` (one linear scan, not
+    // one scan per component of a payload-sized path).
+    wildcard(pattern, path) || wildcard(&format!("*/{pattern}"), path)
 }
 
 fn url_host(url: &str) -> &str {

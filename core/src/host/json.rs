@@ -11,11 +11,14 @@
 //!  "event": {...hook payload, or canonical event...},
 //!  "event_provider": "<who sent the payload; default: the dialect>",
 //!  "cwd": "...", "project_dir": "...", "default_timeout_s": 600,
-//!  "output_cap": 10485760, "sequential": false}
+//!  "output_cap": 10485760, "sequential": false, "strict": false}
 //! ```
 //! Response: `{"dialect", "event", "subjects", "outcome", "hooks", "audit",
 //! "warnings"}` or `{"error": {"code", "message", "diagnostics"?}}` — never a
-//! panic, never a Rust error.
+//! panic, never a Rust error. `warnings` holds every diagnostic: entries
+//! skipped as the agent skips them (severity `error`), caveats, and
+//! `matcher_undecided` for this event. With `"strict": true` a configuration
+//! with any error is refused (`config_rejected`) instead.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -48,6 +51,8 @@ struct Request {
     output_cap: Option<usize>,
     #[serde(default)]
     sequential: bool,
+    #[serde(default)]
+    strict: bool,
 }
 
 #[derive(Deserialize)]
@@ -87,6 +92,7 @@ pub fn run_json(request: &str) -> String {
         Err(e) => return error(e.code().as_str(), e.to_string(), None),
     };
     let mut b = RegistryBuilder::new(dialect);
+    b.strict(req.strict);
     for (i, c) in req.configs.iter().enumerate() {
         let (label, text) = match (&c.text, &c.path) {
             (Some(t), None) => (
@@ -165,7 +171,7 @@ pub fn run_json(request: &str) -> String {
         "outcome": report.outcome,
         "hooks": hooks,
         "audit": report.audit,
-        "warnings": registry.warnings(),
+        "warnings": registry.warnings().iter().chain(&report.diagnostics).collect::<Vec<_>>(),
     })
     .to_string()
 }
@@ -248,11 +254,19 @@ mod tests {
         assert!(out["outcome"].to_string().contains("blocked"), "{out}");
         let bad: Value = serde_json::from_str(&run_json("{}")).unwrap();
         assert_eq!(bad["error"]["code"], "invalid_argument");
-        let rejected: Value = serde_json::from_str(&run_json(&json!({
+        // A bad entry is skipped as the agent skips it and reported...
+        let req = json!({
             "dialect": "claude-code",
-            "configs": [{"text": r#"{"hooks":{"PreToolUse":[{"matcher":"(a+)+$","hooks":[{"type":"command","command":"x"}]}]}}"#}],
+            "configs": [{"text": r#"{"hooks":{"PreToolUse":[{"matcher":"Bash(","hooks":[{"type":"command","command":"x"}]}]}}"#}],
             "event": {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {}}
-        }).to_string())).unwrap();
+        });
+        let skipped: Value = serde_json::from_str(&run_json(&req.to_string())).unwrap();
+        assert_eq!(skipped["warnings"][0]["code"], "invalid_regex", "{skipped}");
+        assert_eq!(skipped["hooks"], json!([]));
+        // ...or, strict, refuses the configuration.
+        let mut strict = req.clone();
+        strict["strict"] = json!(true);
+        let rejected: Value = serde_json::from_str(&run_json(&strict.to_string())).unwrap();
         assert_eq!(rejected["error"]["code"], "config_rejected", "{rejected}");
     }
 

@@ -1,4 +1,20 @@
 //! The validating loader behind [`Registry`] (rules in the `config` docs).
+//!
+//! A bad entry is skipped the way the agent skips it, never more:
+//!
+//! | problem | Claude Code 2.1.328 | Codex 0.171.0 |
+//! |---|---|---|
+//! | not JSON | that source is skipped | that source is skipped |
+//! | a schema error (wrong type, missing field, unknown handler `type`, a `timeout` that is not a positive number / whole number of seconds) | every hook of **that event in that source** is skipped | every hook of **that source** is skipped |
+//! | a matcher that does not compile | that group is skipped | that group is skipped |
+//! | a blank `command` | that handler is skipped | that handler is skipped |
+//! | a group without `hooks` | schema error | an empty group |
+//! | unknown keys, unknown events | ignored | ignored |
+//!
+//! (Observed with the real agents: `fixtures/host/*-skip-*.json`.) Every
+//! skip is an error-severity [`Diagnostic`]; the other sources, events and
+//! groups load. [`RegistryBuilder::strict`] instead refuses the whole
+//! registry on any error (for linting a configuration).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -20,6 +36,10 @@ pub struct RegistryBuilder<'i> {
     hooks: Vec<ConfiguredHook>,
     diags: Vec<Diagnostic>,
     disabled: bool,
+    strict: bool,
+    /// A schema error was found in the current scope (a Claude event, a
+    /// Codex source): its hooks are dropped when the scope ends.
+    scope_invalid: bool,
 }
 
 /// Location of the entry being parsed.
@@ -48,7 +68,16 @@ impl<'i> RegistryBuilder<'i> {
             hooks: Vec::new(),
             diags: Vec::new(),
             disabled: false,
+            strict: false,
+            scope_invalid: false,
         }
+    }
+
+    /// Refuse the whole registry when any entry is in error, instead of
+    /// skipping it as the agent does (for linting a configuration).
+    pub fn strict(&mut self, strict: bool) -> &mut Self {
+        self.strict = strict;
+        self
     }
 
     /// Adds a settings.json / hooks.json given as text.
@@ -93,9 +122,11 @@ impl<'i> RegistryBuilder<'i> {
         self
     }
 
-    /// Validates everything added: `Err` when any diagnostic is an error.
+    /// The registry of every hook that loaded. Bad entries were skipped as
+    /// the agent skips them (their diagnostics are errors, kept with the
+    /// warnings); `Err` only in [`RegistryBuilder::strict`] mode.
     pub fn build(self) -> Result<Registry, ConfigError> {
-        if self.diags.iter().any(Diagnostic::is_error) {
+        if self.strict && self.diags.iter().any(Diagnostic::is_error) {
             return Err(ConfigError {
                 diagnostics: self.diags,
             });
@@ -113,6 +144,26 @@ impl<'i> RegistryBuilder<'i> {
     }
 
     fn push(&mut self, at: &At, mut d: Diagnostic) {
+        let schema = matches!(
+            d.code,
+            DiagCode::WrongType
+                | DiagCode::MissingField
+                | DiagCode::UnknownHandlerType
+                | DiagCode::InvalidTimeout
+        ) && d.is_error();
+        if schema {
+            self.scope_invalid = true;
+            match self.dialect {
+                Dialect::ClaudeCode if !at.event.is_empty() => d.reason.push_str(&format!(
+                    "; every {} hook of this source is skipped, as Claude Code does",
+                    at.event
+                )),
+                Dialect::ClaudeCode => {}
+                Dialect::Codex => d
+                    .reason
+                    .push_str("; every hook of this source is skipped, as Codex does"),
+            }
+        }
         d.source = at.source.to_string();
         d.event = at.event.to_string();
         let index = |i: Option<usize>| i.map(|i| u32::try_from(i).unwrap_or(u32::MAX));
@@ -148,6 +199,17 @@ impl<'i> RegistryBuilder<'i> {
     }
 
     fn add_events(&mut self, at: &At, table: &Value, origin: &Origin) {
+        // Codex parses a source as a whole: one schema error drops it.
+        let source_start = self.hooks.len();
+        self.scope_invalid = false;
+        self.add_events_inner(at, table, origin);
+        if self.dialect == Dialect::Codex && self.scope_invalid {
+            self.hooks.truncate(source_start);
+        }
+        self.scope_invalid = false;
+    }
+
+    fn add_events_inner(&mut self, at: &At, table: &Value, origin: &Origin) {
         let Some(events) = table.as_object() else {
             self.diag(
                 at,
@@ -177,6 +239,10 @@ impl<'i> RegistryBuilder<'i> {
                 );
                 continue;
             };
+            // Claude Code validates each event's array as a whole: one
+            // schema error drops that event's hooks of this source.
+            let event_start = self.hooks.len();
+            let source_invalid = std::mem::take(&mut self.scope_invalid);
             for (gi, group) in groups.iter().enumerate() {
                 let at = At {
                     group: Some(gi),
@@ -184,6 +250,10 @@ impl<'i> RegistryBuilder<'i> {
                 };
                 self.add_group(&at, spec.subject, group, origin);
             }
+            if self.dialect == Dialect::ClaudeCode && self.scope_invalid {
+                self.hooks.truncate(event_start);
+            }
+            self.scope_invalid |= source_invalid;
         }
     }
 
@@ -213,6 +283,16 @@ impl<'i> RegistryBuilder<'i> {
         let handlers = match g.get("hooks") {
             Some(Value::Array(h)) => h,
             Some(_) => return self.diag(at, DiagCode::WrongType, "`hooks` must be an array"),
+            None if self.dialect == Dialect::Codex => {
+                // Codex reads a group without `hooks` as an empty group.
+                let mut d = Diagnostic::new(
+                    self.dialect,
+                    DiagCode::MissingField,
+                    "a group without `hooks` runs nothing",
+                );
+                d.severity = Severity::Warning;
+                return self.push(at, d);
+            }
             None => return self.diag(at, DiagCode::MissingField, "a group needs `hooks`"),
         };
         for (hi, h) in handlers.iter().enumerate() {
@@ -255,8 +335,16 @@ impl<'i> RegistryBuilder<'i> {
             }
         };
         match r {
-            Ok(m) => Ok(Some(m)),
-            Err(d) => {
+            Ok(m) => {
+                for w in m.warnings() {
+                    self.push(at, w.clone());
+                }
+                Ok(Some(m))
+            }
+            Err(mut d) => {
+                // Both agents skip only this group (Codex with a warning).
+                d.reason
+                    .push_str("; this group is skipped, as the agent does");
                 self.push(at, d);
                 Err(())
             }
@@ -412,11 +500,19 @@ impl<'i> RegistryBuilder<'i> {
                 return None;
             }
             _ if !ok => return None,
-            _ => {
+            None => {
+                self.diag(
+                    at,
+                    DiagCode::MissingField,
+                    "a command handler needs `command`",
+                );
+                return None;
+            }
+            Some(_) => {
                 self.diag(
                     at,
                     DiagCode::MissingCommand,
-                    "a command handler needs a non-empty `command`",
+                    "blank `command`; this handler is skipped",
                 );
                 return None;
             }
@@ -558,6 +654,12 @@ fn substitute(
     let Origin::Plugin { root, data } = origin else {
         return (command, args);
     };
+    // Claude Code substitutes only in the exec form; a shell-form command
+    // keeps `${CLAUDE_PLUGIN_ROOT}` for the shell to expand from the
+    // environment (never pasting a path into shell code).
+    if dialect == Dialect::ClaudeCode && args.is_none() {
+        return (command, args);
+    }
     let root = root.to_string_lossy().into_owned();
     let data = data.as_ref().map(|d| d.to_string_lossy().into_owned());
     let mut pairs: Vec<(&str, String)> = vec![("${CLAUDE_PLUGIN_ROOT}", root.clone())];

@@ -5,7 +5,7 @@
 //! use agenthooks::host::{self, Dialect, HostOptions, Registry};
 //! let settings = std::fs::read_to_string(".claude/settings.json").unwrap();
 //! let registry = Registry::load(Dialect::ClaudeCode, ".claude/settings.json", &settings)
-//!     .expect("a rejected configuration runs nothing");
+//!     .expect("only a strict builder refuses a configuration");
 //! let payload = br#"{"session_id":"s","cwd":"/srv","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"t"}"#;
 //! let event = agenthooks::decode(agenthooks::Provider::ClaudeCode, payload, &Default::default()).unwrap();
 //! let report = host::run_event(&registry, &event, &HostOptions::default()).unwrap();
@@ -27,8 +27,13 @@
 //! `CLAUDE_PROJECT_DIR`, `CLAUDECODE=1`, `CLAUDE_CODE_CHILD_SESSION=1`,
 //! `CLAUDE_CODE_SESSION_ID`, `CLAUDE_PID` (this process), `CLAUDE_EFFORT`
 //! (when the payload has one), `CLAUDE_ENV_FILE` (when given, on the four
-//! events that get it) and the plugin variables, `OTEL_*` removed, and
-//! `${CLAUDE_PROJECT_DIR}` substituted in the command. Codex hooks run
+//! events that get it) and the plugin variables, `OTEL_*` removed. As in
+//! Claude Code 2.1.328, `${CLAUDE_PROJECT_DIR}` and the plugin placeholders
+//! are substituted as text only in the exec form (`args`, no shell); a
+//! shell-form command keeps them and the shell expands the environment
+//! variables (PowerShell: rewritten to `${env:NAME}`), so no path or
+//! payload value is ever pasted into shell code. `CLAUDE_PROJECT_DIR` is
+//! the session root ([`HostOptions::project_dir`]), not the payload's `cwd`. Codex hooks run
 //! through `$SHELL -lc` (else `/bin/sh`), inheriting the environment plus
 //! the plugin variables. Default timeouts are the agent's per event (Claude
 //! 600 s, `UserPromptSubmit` 30 s, `MessageDisplay` 10 s, `SessionEnd`
@@ -106,9 +111,12 @@ impl HostError {
 #[derive(Debug, Clone)]
 pub struct HostOptions {
     /// Working directory of the hooks (default: the event's `cwd`, else
-    /// this process's).
+    /// this process's). Claude Code: when it does not exist, the project
+    /// dir, this process's directory or `$HOME` instead (`cwd_missing`).
     pub cwd: Option<PathBuf>,
-    /// `CLAUDE_PROJECT_DIR` (default: the working directory).
+    /// `CLAUDE_PROJECT_DIR`: the session's project root (default: this
+    /// process's working directory). It does not follow the payload's
+    /// `cwd`, exactly as in Claude Code.
     pub project_dir: Option<PathBuf>,
     /// Extra variables, set last.
     pub env: Vec<(String, String)>,
@@ -156,6 +164,8 @@ pub struct Plan<'r> {
     pub subjects: Vec<String>,
     /// Selected hooks in configuration order.
     pub hooks: Vec<PlannedHook<'r>>,
+    /// Problems found while planning (`matcher_undecided`, `cwd_missing`).
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 /// One hook's run and answer.
@@ -186,6 +196,9 @@ pub struct HostReport {
     pub outcome: HostOutcome,
     /// `invoked`/`result` records, two per hook.
     pub audit: Vec<AuditRecord>,
+    /// Problems found while planning (`matcher_undecided`, `cwd_missing`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 /// Selects the hooks of `event` and prepares their processes.
@@ -200,14 +213,44 @@ pub fn plan<'r>(
     let subjects = select::subjects(dialect, native, &payload.object);
     let spec = events::spec(dialect, native);
     let str_field = |k: &str| payload.object.get(k).and_then(Value::as_str);
-    let cwd = opts.cwd.clone().or_else(|| {
+    let mut cwd = opts.cwd.clone().or_else(|| {
         str_field("cwd")
             .filter(|c| !c.is_empty())
             .map(PathBuf::from)
     });
-    let project = opts.project_dir.clone().or_else(|| cwd.clone());
-    let hooks = registry
-        .select(native, &payload.object)
+    // The session root, as the agents' CLAUDE_PROJECT_DIR: never the
+    // payload's `cwd`, which follows the agent's `cd`.
+    let project = opts
+        .project_dir
+        .clone()
+        .or_else(|| std::env::current_dir().ok());
+    let (selected, mut diagnostics) = registry.select_reporting(native, &payload.object);
+    // Claude Code 2.1.328 runs hooks from its launch directory, the project
+    // root or the home directory when the working directory no longer
+    // exists (with a warning); Codex fails the hook (the runner names the
+    // directory).
+    if dialect == Dialect::ClaudeCode {
+        if let Some(missing) = cwd.clone().filter(|c| !c.is_dir()) {
+            let home = std::env::var_os("HOME").map(PathBuf::from);
+            let instead = [project.clone(), std::env::current_dir().ok(), home]
+                .into_iter()
+                .flatten()
+                .find(|p| p.is_dir());
+            if let Some(instead) = instead {
+                diagnostics.push(Diagnostic::new(
+                    dialect,
+                    DiagCode::CwdMissing,
+                    format!(
+                        "working directory {} no longer exists; running hooks from {} instead",
+                        missing.display(),
+                        instead.display()
+                    ),
+                ));
+                cwd = Some(instead);
+            }
+        }
+    }
+    let hooks = selected
         .into_iter()
         .map(|hook| {
             let secs = hook
@@ -230,6 +273,10 @@ pub fn plan<'r>(
                     cwd: cwd.clone(),
                     timeout,
                     cap: opts.output_cap,
+                    exit_grace: match dialect {
+                        Dialect::ClaudeCode => Some(runner::ExitGrace::CLAUDE_CODE),
+                        Dialect::Codex => None,
+                    },
                 },
             }
         })
@@ -239,6 +286,7 @@ pub fn plan<'r>(
         payload,
         subjects,
         hooks,
+        diagnostics,
     })
 }
 
@@ -278,6 +326,7 @@ pub fn finish(plan: &Plan, runs: &[RawRun], started_at_ms: u64) -> HostReport {
         hooks,
         outcome: merge::merge(&outputs),
         audit,
+        diagnostics: plan.diagnostics.clone(),
     }
 }
 
@@ -322,6 +371,10 @@ fn process(
     let argv = match dialect {
         Dialect::ClaudeCode => {
             let proj = project.map(|p| p.to_string_lossy().into_owned());
+            // Exec form (no shell): `${CLAUDE_PROJECT_DIR}` is substituted as
+            // plain text, as Claude Code does. Shell form: the text stays and
+            // the shell expands the variable from the environment, so a
+            // project path is never read as shell code.
             let sub = |s: &str| match &proj {
                 Some(p) => s.replace("${CLAUDE_PROJECT_DIR}", p),
                 None => s.to_string(),
@@ -350,12 +403,23 @@ fn process(
                     .filter_map(|(k, _)| k.into_string().ok())
                     .filter(|k| k.starts_with("OTEL_")),
             );
-            let command = sub(&hook.command);
+            let command = hook.command.clone();
             match (&hook.args, hook.shell.as_deref()) {
-                (Some(args), _) => std::iter::once(command)
+                (Some(args), _) => std::iter::once(sub(&command))
                     .chain(args.iter().map(|a| sub(a)))
                     .collect(),
                 (None, Some("powershell")) => {
+                    // PowerShell reads `${NAME}` as its own variable: the
+                    // placeholders become environment reads, as in Claude.
+                    let command = [
+                        "CLAUDE_PROJECT_DIR",
+                        "CLAUDE_PLUGIN_ROOT",
+                        "CLAUDE_PLUGIN_DATA",
+                    ]
+                    .iter()
+                    .fold(command, |c, n| {
+                        c.replace(&format!("${{{n}}}"), &format!("${{env:{n}}}"))
+                    });
                     vec![
                         "pwsh".into(),
                         "-NoProfile".into(),

@@ -12,9 +12,10 @@ use std::collections::HashSet;
 use serde_json::{Map, Value};
 
 use super::config::{ConfiguredHook, Origin, Registry};
+use super::diagnostic::{DiagCode, Diagnostic};
 use super::events::{self, Subject};
 use super::ifrule::IF_EVENTS;
-use crate::matcher::Dialect;
+use crate::matcher::{Dialect, Verdict};
 
 /// The values a matcher is tested against for an event (empty: the event
 /// carries no subject value). Codex tool events add the tool's aliases.
@@ -59,8 +60,19 @@ impl Registry {
     /// The hooks that run for a native event with this payload, in
     /// configuration order, deduplicated the way the agent does.
     pub fn select(&self, native: &str, payload: &Map<String, Value>) -> Vec<&ConfiguredHook> {
+        self.select_reporting(native, payload).0
+    }
+
+    /// [`Registry::select`], with a `matcher_undecided` diagnostic for each
+    /// hook selected because its matcher could not decide.
+    pub fn select_reporting(
+        &self,
+        native: &str,
+        payload: &Map<String, Value>,
+    ) -> (Vec<&ConfiguredHook>, Vec<Diagnostic>) {
+        let mut diags = Vec::new();
         if self.is_disabled() {
-            return Vec::new();
+            return (Vec::new(), diags);
         }
         let dialect = self.dialect();
         let subj = subjects(dialect, native, payload);
@@ -76,7 +88,27 @@ impl Registry {
             let matched = match &h.matcher {
                 None => true,
                 Some(m) if subj_refs.is_empty() => m.matches_opt(None),
-                Some(m) => m.matches_any(&subj_refs),
+                Some(m) => match m.decide_any(&subj_refs) {
+                    Verdict::Match => true,
+                    Verdict::NoMatch => false,
+                    Verdict::Undecided => {
+                        let mut d = Diagnostic::new(
+                            dialect,
+                            DiagCode::MatcherUndecided,
+                            format!(
+                                "cannot evaluate the pattern on {subj:?} exactly as the agent \
+                                 would; the hook runs"
+                            ),
+                        )
+                        .with_pattern(m.pattern());
+                        d.source = h.id.source.clone();
+                        d.event = native.to_string();
+                        d.group_index = u32::try_from(h.id.group_index).ok();
+                        d.handler_index = u32::try_from(h.id.handler_index).ok();
+                        diags.push(d);
+                        true
+                    }
+                },
             };
             if !matched {
                 continue;
@@ -103,6 +135,6 @@ impl Registry {
             }
             out.push(h);
         }
-        out
+        (out, diags)
     }
 }

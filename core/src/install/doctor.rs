@@ -22,16 +22,14 @@
 //! however many agents read the file.
 
 use std::collections::BTreeMap;
-use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::{Scope, Target, fsio, jsonc, records};
+use crate::host::runner::{self, RunRequest};
 use crate::model::{Kind, Provider};
 
 /// One hook entry found in a file.
@@ -483,101 +481,43 @@ pub fn probe(
     timeout: Duration,
     cwd: &Path,
 ) -> (Option<i32>, u64, String, String) {
-    let mut c = Command::new("sh");
-    c.arg("-c").arg(command);
-    probe_cmd(c, payload, timeout, cwd)
+    probe_cmd(
+        vec!["sh".into(), "-c".into(), command.into()],
+        payload,
+        timeout,
+        cwd,
+    )
 }
 
-/// Runs a prepared command: its own process group (killed whole on a
-/// timeout), stdin fed and stdout/stderr drained by threads (a hook that
-/// reads nothing, or floods its output, cannot stall doctor), at most
-/// [`PROBE_OUTPUT_BYTES`] of each kept, and a bounded wait for the output
-/// after the exit (a background process left holding the pipes does not
-/// hang doctor either).
+/// Runs a prepared command through the core's child runner: its own process
+/// group (killed whole on a timeout), stdin fed and stdout/stderr read
+/// without blocking (a hook that reads nothing, or floods its output, cannot
+/// stall doctor), at most [`PROBE_OUTPUT_BYTES`] of each kept, and a short
+/// grace for the output after the exit (a background process left holding
+/// the pipes does not hang doctor either; its group is killed).
 fn probe_cmd(
-    mut c: Command,
+    argv: Vec<String>,
     payload: &Value,
     timeout: Duration,
     cwd: &Path,
 ) -> (Option<i32>, u64, String, String) {
-    let start = Instant::now();
-    c.current_dir(cwd)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::CommandExt;
-        c.process_group(0);
+    let mut req = RunRequest::new(argv);
+    req.stdin = payload.to_string().into_bytes();
+    req.cwd = Some(cwd.to_path_buf());
+    req.timeout = timeout;
+    req.cap = PROBE_OUTPUT_BYTES as usize;
+    req.exit_grace = Some(runner::ExitGrace::ANSWER);
+    let run = runner::run(&req);
+    match (run.spawn_error, run.timed_out) {
+        (Some(e), _) => (None, run.duration_ms, String::new(), e),
+        (None, true) => (
+            None,
+            run.duration_ms,
+            String::new(),
+            format!("no answer within {} s", timeout.as_secs()),
+        ),
+        (None, false) => (run.exit_code, run.duration_ms, run.stdout, run.stderr),
     }
-    let mut child = match c.spawn() {
-        Ok(c) => c,
-        Err(e) => return (None, 0, String::new(), format!("cannot start: {e}")),
-    };
-    if let Some(mut stdin) = child.stdin.take() {
-        let data = payload.to_string().into_bytes();
-        std::thread::spawn(move || {
-            let _ = stdin.write_all(&data);
-        });
-    }
-    let drain = |r: Option<Box<dyn Read + Send>>| {
-        let (tx, rx) = mpsc::channel();
-        if let Some(r) = r {
-            std::thread::spawn(move || {
-                let mut keep = Vec::new();
-                let mut r = r;
-                let _ = r.by_ref().take(PROBE_OUTPUT_BYTES).read_to_end(&mut keep);
-                let _ = tx.send(String::from_utf8_lossy(&keep).into_owned());
-                // Keep draining (and discarding) so the hook never blocks.
-                let _ = std::io::copy(&mut r, &mut std::io::sink());
-            });
-        }
-        rx
-    };
-    let out_rx = drain(
-        child
-            .stdout
-            .take()
-            .map(|s| Box::new(s) as Box<dyn Read + Send>),
-    );
-    let err_rx = drain(
-        child
-            .stderr
-            .take()
-            .map(|s| Box::new(s) as Box<dyn Read + Send>),
-    );
-    let kill_group = |child: &mut std::process::Child| {
-        #[cfg(unix)]
-        if let Some(pid) = rustix::process::Pid::from_raw(child.id() as i32) {
-            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
-        }
-        let _ = child.kill();
-        let _ = child.wait();
-    };
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(s)) => break s,
-            Ok(None) if start.elapsed() > timeout => {
-                kill_group(&mut child);
-                return (
-                    None,
-                    start.elapsed().as_millis() as u64,
-                    String::new(),
-                    format!("no answer within {} s", timeout.as_secs()),
-                );
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(10)),
-            Err(e) => {
-                kill_group(&mut child);
-                return (None, 0, String::new(), e.to_string());
-            }
-        }
-    };
-    let ms = start.elapsed().as_millis() as u64;
-    let grace = Duration::from_secs(2);
-    let stdout = out_rx.recv_timeout(grace).unwrap_or_default();
-    let stderr = err_rx.recv_timeout(grace).unwrap_or_default();
-    (status.code(), ms, stdout, stderr)
 }
 
 /// The whole report. `run` = also run each of our recorded user hooks
@@ -743,11 +683,7 @@ fn run_one(p: Provider, e: &Entry, project: &Path) -> Probe {
     let timeout = Duration::from_secs(timeout);
     let (code, ms, stdout, stderr) = match &e.run {
         Run::Shell => probe(&e.command, &payload, timeout, project),
-        Run::Argv { argv, .. } => {
-            let mut c = Command::new(argv.first().map(String::as_str).unwrap_or(""));
-            c.args(argv.iter().skip(1));
-            probe_cmd(c, &payload, timeout, project)
-        }
+        Run::Argv { argv, .. } => probe_cmd(argv.clone(), &payload, timeout, project),
     };
     let json_ok = stdout.trim().is_empty() || serde_json::from_str::<Value>(stdout.trim()).is_ok();
     let broken = native_unavailable(&stderr);

@@ -21,8 +21,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import fake_model  # noqa: E402  (tool_result: what the agent sent back to the model)
 
 
-def hook(name, out=None, err=None, rc=0, sleep=None, timeout=None):
-    return {"name": name, "out": out, "err": err, "rc": rc, "sleep": sleep, "timeout": timeout}
+def hook(name, out=None, err=None, rc=0, sleep=None, timeout=None, pad=None, hold=None):
+    return {"name": name, "out": out, "err": err, "rc": rc, "sleep": sleep, "timeout": timeout,
+            "pad": pad, "hold": hold}
 
 
 def pre(**fields):
@@ -53,6 +54,38 @@ def cases(command):
             {"matcher": "^(Edit|Write)$", "hooks": [hook("re_miss", out=pre(
                 permissionDecision="deny", permissionDecisionReason="wrong-group-matched"))]},
         ], "regex-alternation-deny"),
+        # Both agents skip only the group whose matcher does not compile.
+        "invalid-regex": ([
+            {"matcher": "Bash(", "hooks": [hook("re_bad", out=pre(
+                permissionDecision="deny", permissionDecisionReason="broken-group-ran"))]},
+            {"matcher": "Bash", "hooks": [hook("re_good", out=pre(
+                permissionDecision="deny", permissionDecisionReason="good-group-deny"))]},
+        ], "good-group-deny"),
+        # A schema error: Claude skips every hook of that event in that file, Codex the file.
+        "schema-error": ([
+            {"hooks": [hook("ten", timeout="ten", out=pre(
+                permissionDecision="deny", permissionDecisionReason="ten-deny"))]},
+            {"hooks": [hook("sibling", out=pre(
+                permissionDecision="deny", permissionDecisionReason="sibling-deny"))]},
+        ], "sibling-deny"),
+        # Denies, then leaves a process holding stdout for 6 s. Claude reads until 500 ms of
+        # quiet and denies; Codex waits for end of file and times out (fails open).
+        "held-deny": ([
+            {"hooks": [hook("held", hold=6, timeout=3, out=pre(
+                permissionDecision="deny", permissionDecisionReason="held-deny"))]},
+        ], "held-deny"),
+        # Allows with a rewrite while a process holds stdout for 3 s: Claude refuses the
+        # suspect capture (a block); Codex waits the 3 s and applies it.
+        "held-allow": ([
+            {"hooks": [hook("held_allow", hold=3, out=pre(
+                permissionDecision="allow", updatedInput={"command": command}))]},
+        ], "refusing to honor"),
+        # A deny after 11 MB of blanks: both agents read it all and deny; the host's 10 MiB
+        # capture cap must not read it as "no decision".
+        "oversized": ([
+            {"hooks": [hook("big", pad=11 * 1024 * 1024, out=pre(
+                permissionDecision="deny", permissionDecisionReason="oversized-deny"))]},
+        ], ""),
         # Claude: continue:false alone lets the tool run, then stops the session (quirk 15).
         # Codex: continue:false on PreToolUse fails the run; nothing stops.
         "continue-false": ([
@@ -71,7 +104,7 @@ def setup(agent, case, d, hook_path, command):
     for g in groups:
         handlers = []
         for h in g["hooks"]:
-            for ext in ("out", "err", "rc", "sleep"):
+            for ext in ("out", "err", "rc", "sleep", "pad", "hold"):
                 if h[ext] not in (None, 0) or ext == "rc":
                     with open(os.path.join(beh, f"{h['name']}.{ext}"), "w") as f:
                         f.write(str(h[ext]))
