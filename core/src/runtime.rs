@@ -885,7 +885,10 @@ impl StdoutGuard {
         #[cfg(unix)]
         {
             let _ = std::io::stdout().flush();
-            let saved = rustix::io::dup(rustix::stdio::stdout()).ok();
+            // Close-on-exec: a child a handler starts must not inherit the
+            // agent's stdout (it could answer in our name, or hold the pipe
+            // open so the agent waits for it).
+            let saved = rustix::io::fcntl_dupfd_cloexec(rustix::stdio::stdout(), 3).ok();
             if saved.is_some() {
                 let _ = rustix::stdio::dup2_stdout(rustix::stdio::stderr());
             }
