@@ -40,6 +40,10 @@ type HostRequest struct {
 	OutputCap int `json:"output_cap,omitempty"`
 	// Sequential runs the hooks one after another instead of in parallel.
 	Sequential bool `json:"sequential,omitempty"`
+	// Strict refuses a configuration with any bad entry (an *Error with
+	// Code "config_rejected"). Without it a bad entry is skipped, exactly
+	// as the agent skips it, and reported in HostReport.Warnings.
+	Strict bool `json:"strict,omitempty"`
 }
 
 // HostConfig is one configuration document: Text (labelled Source), or a
@@ -67,7 +71,9 @@ type HostReport struct {
 	Hooks []HookRun `json:"hooks"`
 	// Audit is the record of the run (invoked / result records).
 	Audit []json.RawMessage `json:"audit"`
-	// Warnings are configuration diagnostics that did not reject it.
+	// Warnings are every diagnostic: entries skipped as the agent skips
+	// them (Severity "error"), caveats, and per-event ones
+	// (matcher_undecided, cwd_missing).
 	Warnings []Diagnostic `json:"warnings"`
 }
 
@@ -167,8 +173,10 @@ const (
 // HostRun runs the hooks of a Claude Code or Codex configuration for one
 // event, exactly as that agent would (the same as `agenthooks host run`),
 // and reports the merged outcome, every hook's run and the audit record.
-// A configuration the dialect rejects is an *Error with Code
-// "config_rejected" whose Details hold the diagnostics. ctx is checked
+// A bad configuration entry is skipped, as the agent skips it, and
+// reported in Warnings; only with req.Strict is a configuration with a bad
+// entry refused, as an *Error with Code "config_rejected" whose Details
+// hold the diagnostics. ctx is checked
 // before the hooks start; a run in progress is bounded by the hooks'
 // timeouts, not by ctx.
 func HostRun(ctx context.Context, req HostRequest) (*HostReport, error) {

@@ -103,6 +103,46 @@ func TestHostRunErrors(t *testing.T) {
 	}
 }
 
+// TestHostRunStrict: one bad group (a matcher Claude Code cannot compile)
+// next to a good one. Without Strict the bad group is skipped, as the
+// agent skips it, and the good hook runs; with Strict the whole
+// configuration is refused with the diagnostics.
+func TestHostRunStrict(t *testing.T) {
+	mixed := `{"hooks":{"PreToolUse":[` +
+		`{"matcher":"Bash(","hooks":[{"type":"command","command":"echo bad >&2; exit 2"}]},` +
+		`{"matcher":"Bash","hooks":[{"type":"command","command":"echo good >&2; exit 2"}]}]}}`
+	req := HostRequest{
+		Dialect: "claude-code",
+		Configs: []HostConfig{{Source: "settings.json", Text: mixed}},
+		Event:   hostPayload("ls"),
+	}
+	r, err := HostRun(context.Background(), req)
+	if err != nil {
+		t.Fatalf("lenient run: %v", err)
+	}
+	if len(r.Hooks) != 1 || !strings.Contains(r.Hooks[0].Command, "good") ||
+		r.Outcome.Decision != "deny" || r.Outcome.Reason != "good" {
+		t.Errorf("the good hook alone should run: %+v", r)
+	}
+	if len(r.Warnings) != 1 || r.Warnings[0].Code != "invalid_regex" || r.Warnings[0].Severity != "error" {
+		t.Errorf("warnings %+v", r.Warnings)
+	}
+
+	req.Strict = true
+	r, err = HostRun(context.Background(), req)
+	var e *Error
+	if !errors.As(err, &e) || e.Code != "config_rejected" {
+		t.Fatalf("strict run: want config_rejected, got %+v %v", r, err)
+	}
+	var details struct {
+		Diagnostics []Diagnostic `json:"diagnostics"`
+	}
+	if err := json.Unmarshal(e.Details, &details); err != nil ||
+		len(details.Diagnostics) != 1 || details.Diagnostics[0].Code != "invalid_regex" {
+		t.Errorf("details %s: %v", e.Details, err)
+	}
+}
+
 func TestMatcherTest(t *testing.T) {
 	m, err := MatcherTest("codex", "(?i)^bash$", "BASH", "Write")
 	if err != nil || len(m) != 2 || !m[0] || m[1] {
