@@ -514,6 +514,10 @@ export type DiagCode =
   | 'matcher_ignored'
   | 'hooks_disabled'
   | 'invalid_if'
+  /** Reported per event: the matcher could not be evaluated exactly as the agent would; the hook ran. */
+  | 'matcher_undecided'
+  /** Reported per event (Claude Code): the working directory does not exist; the hooks ran from the fallback directory. */
+  | 'cwd_missing'
 /** One configuration or matcher problem. */
 export interface Diagnostic {
   agent: HostDialect
@@ -526,9 +530,9 @@ export interface Diagnostic {
   severity: 'error' | 'warning'
   reason: string
 }
-/** Codes `hostRun` throws: a core code, or `config_rejected` (with `diagnostics`). */
+/** Codes `hostRun` throws: a core code, or `config_rejected` (with `diagnostics`; only with `strict: true`). */
 export type HostErrorCode = ErrorCode | 'config_rejected'
-/** Thrown by `hostRun`; `diagnostics` with `config_rejected`. */
+/** Thrown by `hostRun`; `diagnostics` with `config_rejected` (only with `strict: true`). */
 export interface HostError extends AgentHooksError<HostErrorCode> {
   diagnostics?: Diagnostic[]
 }
@@ -548,6 +552,12 @@ export interface HostRunRequest {
   defaultTimeoutS?: number
   outputCap?: number
   sequential?: boolean
+  /**
+   * Refuse a configuration with any bad entry (throws `config_rejected`).
+   * Default false: a bad entry is skipped, exactly as the agent skips it,
+   * and reported in `warnings`.
+   */
+  strict?: boolean
 }
 /** One hook that ran. */
 export interface HostHookRun {
@@ -566,6 +576,7 @@ export interface HostRunResult {
   outcome: JsonObject
   hooks: HostHookRun[]
   audit: JsonObject[]
+  /** Every diagnostic: entries skipped as the agent skips them (severity 'error'), caveats, per-event ones (`matcher_undecided`, `cwd_missing`). */
   warnings: Diagnostic[]
 }
 /** Runs the hooks of a Claude Code / Codex config for one event, as that agent would (synchronous); throws HostError. */

@@ -847,10 +847,12 @@ function snakeKeys(obj) {
  * exactly as that agent would (the core's host side, `agenthooks host run`):
  * `{dialect, configs: [{source?, text} | {path}], plugins?, event,
  * eventProvider?, cwd?, projectDir?, defaultTimeoutS?, outputCap?,
- * sequential?}` -> `{dialect, event, subjects, outcome, hooks, audit,
- * warnings}`. Synchronous: the hooks run before it returns. Throws
- * AgentHooksError (`invalid_argument`, `config_rejected` with
- * `diagnostics`, `io`, a decode code).
+ * sequential?, strict?}` -> `{dialect, event, subjects, outcome, hooks,
+ * audit, warnings}`. Synchronous: the hooks run before it returns. A bad
+ * configuration entry is skipped, exactly as the agent skips it, and
+ * reported in `warnings`; only with `strict: true` is the configuration
+ * refused instead. Throws AgentHooksError (`invalid_argument`,
+ * `config_rejected` with `diagnostics` (strict only), `io`, a decode code).
  */
 function hostRun(request) {
   return jsonCall(native.hostRunJson, snakeKeys(request))

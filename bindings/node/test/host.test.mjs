@@ -74,6 +74,32 @@ test('hostRun: errors are AgentHooksError with the core code', () => {
   assert.throws(() => hostRun(null), { code: 'invalid_argument' })
 })
 
+test('hostRun strict: a bad group next to a good one is skipped, unless strict refuses the config', () => {
+  const mixed = JSON.stringify({
+    hooks: {
+      PreToolUse: [
+        { matcher: 'Bash(', hooks: [{ type: 'command', command: 'echo bad >&2; exit 2' }] },
+        { matcher: 'Bash', hooks: [{ type: 'command', command: 'echo good >&2; exit 2' }] },
+      ],
+    },
+  })
+  const req = { dialect: 'claude-code', configs: [{ source: 'settings.json', text: mixed }], event: PAYLOAD }
+  for (const lenient of [req, { ...req, strict: false }]) {
+    const r = hostRun(lenient)
+    assert.equal(r.hooks.length, 1)
+    assert.match(r.hooks[0].command, /good/)
+    assert.equal(r.outcome.decision, 'deny')
+    assert.equal(r.outcome.reason, 'good')
+    assert.deepEqual(r.warnings.map((d) => [d.code, d.severity, d.group_index]), [['invalid_regex', 'error', 0]])
+  }
+  assert.throws(() => hostRun({ ...req, strict: true }), (e) => {
+    assert.ok(e instanceof AgentHooksError)
+    assert.equal(e.code, 'config_rejected')
+    assert.deepEqual(e.diagnostics.map((d) => d.code), ['invalid_regex'])
+    return true
+  })
+})
+
 test('matcherTest: Claude Code (ECMAScript) and Codex (Rust regex) flavours', () => {
   assert.deepEqual(matcherTest('claude-code', 'Bash', ['Bash', 'bash', 'Write']), [true, false, false])
   assert.deepEqual(matcherTest('claude-code', 'Edit|Write', ['Edit', 'Write', 'Read']), [true, true, false])

@@ -22,6 +22,7 @@ export function hostSide(settings: string): string | undefined {
       event: { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' } },
       defaultTimeoutS: 5,
       sequential: true,
+      strict: true,
     })
   } catch (e) {
     if (e instanceof AgentHooksError) {
@@ -30,6 +31,9 @@ export function hostSide(settings: string): string | undefined {
     }
     throw e
   }
+  const perEvent: DiagCode[] = ['matcher_undecided', 'cwd_missing']
+  const undecided = r.warnings.filter((d) => perEvent.includes(d.code))
+  console.log(undecided.length)
   const codes: (number | null)[] = r.hooks.map((h) => h.exit_code)
   console.log(codes, r.subjects.join(','), r.warnings.length)
   const reason = r.outcome['reason']
