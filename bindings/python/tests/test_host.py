@@ -91,6 +91,37 @@ def test_host_run_errors() -> None:
         ah.host_run({"dialect": "codex", "configs": [{"path": "/nonexistent/hooks.json"}], "event": payload("Bash")})
 
 
+def test_host_run_strict_refuses_what_lenient_skips() -> None:
+    # A group whose matcher Claude Code cannot compile, next to a good one.
+    mixed = {
+        "hooks": {
+            "PreToolUse": [
+                {"matcher": "Bash(", "hooks": [{"type": "command", "command": "echo bad >&2; exit 2"}]},
+                {"matcher": "Bash", "hooks": [{"type": "command", "command": "echo good >&2; exit 2"}]},
+            ]
+        }
+    }
+    req: ah.HostRequest = {
+        "dialect": "claude-code",
+        "configs": [{"source": "settings.json", "text": json.dumps(mixed)}],
+        "event": payload("Bash", "ls"),
+    }
+    lenient: ah.HostRequest = {**req, "strict": False}
+    for r in (req, lenient):
+        out = ah.host_run(r)
+        [run] = out["hooks"]
+        assert "good" in run["command"] and run["exit_code"] == 2
+        assert out["outcome"]["decision"] == "deny" and out["outcome"]["reason"] == "good"
+        assert [(d["code"], d["severity"], d.get("group_index")) for d in out["warnings"]] == [
+            ("invalid_regex", "error", 0)
+        ]
+    strict: ah.HostRequest = {**req, "strict": True}
+    with pytest.raises(ah.HookConfigError) as e:
+        ah.host_run(strict)
+    assert e.value.code == "config_rejected"
+    assert [d["code"] for d in e.value.diagnostics] == ["invalid_regex"]
+
+
 def test_matcher_in_both_dialects() -> None:
     assert ah.matcher_test("claude-code", "Bash|Write", ["Bash", "Edit", "Write"]) == [True, False, True]
     assert ah.matcher_test("codex", "(?i)^bash$", ["BASH", "Write"]) == [True, False]

@@ -62,7 +62,9 @@ PathArg = Union[str, "os.PathLike[str]"]
 
 
 class Diagnostic(TypedDict, total=False):
-    """A configuration or matcher problem (``code`` is stable)."""
+    """A configuration or matcher problem (``code`` is stable: the core's
+    ``DiagCode`` ids, ``invalid_regex`` ... ``matcher_undecided`` and
+    ``cwd_missing``, the last two reported per event)."""
 
     agent: str
     source: str
@@ -98,7 +100,9 @@ class _HostRequired(TypedDict):
 class HostRequest(_HostRequired, total=False):
     """The request of :func:`host_run`: ``dialect`` (``claude-code`` or
     ``codex``) and ``event`` (the hook payload, or a canonical event) are
-    required."""
+    required. ``strict=True`` refuses a configuration with any bad entry
+    (``config_rejected``); by default a bad entry is skipped, exactly as the
+    agent skips it, and reported in ``warnings``."""
 
     configs: List[ConfigSource]
     plugins: List[PluginSource]
@@ -108,6 +112,7 @@ class HostRequest(_HostRequired, total=False):
     default_timeout_s: float
     output_cap: int
     sequential: bool
+    strict: bool
 
 
 class HookRun(TypedDict):
@@ -213,9 +218,11 @@ def host_run(request: HostRequest) -> HostResult:
             "event": {"hook_event_name": "PreToolUse", "tool_name": "Bash", ...},
         })
 
-    Raises :class:`HookConfigError` (``code == "config_rejected"``,
-    ``.diagnostics``) when the agent would reject the configuration, and
-    :class:`AgentHooksError` with the core's code for a bad request.
+    A bad configuration entry is skipped, exactly as the agent skips it,
+    and reported in ``warnings`` (severity ``error``). Only with
+    ``"strict": True`` is such a configuration refused: :class:`HookConfigError`
+    (``code == "config_rejected"``, ``.diagnostics``). A bad request raises
+    :class:`AgentHooksError` with the core's code.
     """
     return _call(_native.host_run_json, request)  # type: ignore[return-value]
 
