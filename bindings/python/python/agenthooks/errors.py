@@ -92,7 +92,7 @@ class AgentHooksIOError(AgentHooksError, OSError):
 
 
 class HookConfigError(AgentHooksError, ValueError):
-    """A hook configuration or matcher the agent would reject (host side).
+    """A hook configuration the host refused (strict mode: a bad entry the agents would skip) (host side).
 
     ``code`` is ``config_rejected`` for a configuration, the diagnostic's
     code (``invalid_regex``, ``regex_too_complex`` ...) for a matcher;
