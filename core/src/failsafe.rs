@@ -193,6 +193,13 @@ pub fn table() -> Value {
         "provider_ids": Provider::ALL.iter().map(|p| p.id()).collect::<Vec<_>>(),
         "kinds": Kind::ALL.iter().map(|k| k.as_str()).collect::<Vec<_>>(),
         "kind_spellings": spellings,
+        // Every `--provider` spelling the core accepts (normalized as
+        // `Provider::parse` normalizes: trimmed, ASCII lower case, `_` as
+        // `-`), with its id: an alias names the agent without the core too.
+        "provider_spellings": Provider::SPELLINGS
+            .iter()
+            .map(|(s, p)| ((*s).to_string(), json!(p.id())))
+            .collect::<Map<String, Value>>(),
         "unknown_provider": {
             "open": answer(&unknown_open),
             "closed": answer(&unknown_closed),

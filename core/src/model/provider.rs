@@ -68,25 +68,43 @@ impl Provider {
         }
     }
 
-    /// Parses an id or alias, case-insensitively, accepting `_` for `-`.
+    /// Every spelling [`Provider::parse`] accepts, as it compares them
+    /// (trimmed, ASCII lower case, `_` read as `-`). The failsafe table
+    /// carries it (`provider_spellings`), so the bindings' stand-ins name
+    /// the same agents without the core.
+    pub const SPELLINGS: [(&'static str, Provider); 19] = [
+        ("claude-code", Provider::ClaudeCode),
+        ("claude", Provider::ClaudeCode),
+        ("claudecode", Provider::ClaudeCode),
+        ("codex", Provider::Codex),
+        ("codex-cli", Provider::Codex),
+        ("openai-codex", Provider::Codex),
+        ("cursor", Provider::Cursor),
+        ("cursor-cli", Provider::Cursor),
+        ("cursor-agent", Provider::Cursor),
+        ("gemini", Provider::Gemini),
+        ("gemini-cli", Provider::Gemini),
+        ("kimi-code", Provider::KimiCode),
+        ("kimi", Provider::KimiCode),
+        ("kimicode", Provider::KimiCode),
+        ("copilot", Provider::Copilot),
+        ("copilot-cli", Provider::Copilot),
+        ("github-copilot", Provider::Copilot),
+        ("opencode", Provider::Opencode),
+        ("openclaw", Provider::Openclaw),
+    ];
+
+    /// Parses an id or alias ([`Provider::SPELLINGS`]), case-insensitively,
+    /// accepting `_` for `-`.
     pub fn parse(s: &str) -> Result<Provider, Error> {
         let norm = s.trim().to_ascii_lowercase().replace('_', "-");
-        let p = match norm.as_str() {
-            "claude-code" | "claude" | "claudecode" => Provider::ClaudeCode,
-            "codex" | "codex-cli" | "openai-codex" => Provider::Codex,
-            "cursor" | "cursor-cli" | "cursor-agent" => Provider::Cursor,
-            "gemini" | "gemini-cli" => Provider::Gemini,
-            "kimi-code" | "kimi" | "kimicode" => Provider::KimiCode,
-            "copilot" | "copilot-cli" | "github-copilot" => Provider::Copilot,
-            "opencode" => Provider::Opencode,
-            "openclaw" => Provider::Openclaw,
-            _ => {
-                return Err(Error::UnknownProvider {
-                    given: s.to_string(),
-                });
-            }
-        };
-        Ok(p)
+        Provider::SPELLINGS
+            .iter()
+            .find(|(spelling, _)| *spelling == norm)
+            .map(|(_, p)| *p)
+            .ok_or_else(|| Error::UnknownProvider {
+                given: s.to_string(),
+            })
     }
 }
 
@@ -117,6 +135,13 @@ mod tests {
         assert_eq!(Provider::parse("gemini-cli").unwrap(), Provider::Gemini);
         assert_eq!(Provider::parse("kimi").unwrap(), Provider::KimiCode);
         assert_eq!(Provider::parse("copilot_cli").unwrap(), Provider::Copilot);
+        for (spelling, p) in Provider::SPELLINGS {
+            assert_eq!(Provider::parse(spelling).unwrap(), p);
+            assert_eq!(
+                spelling,
+                spelling.trim().to_ascii_lowercase().replace('_', "-")
+            );
+        }
         let err = Provider::parse("vim").unwrap_err();
         assert_eq!(err.code().as_str(), "unknown_provider");
     }
