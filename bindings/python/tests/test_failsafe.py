@@ -13,7 +13,7 @@ import os
 import pathlib
 import shutil
 import subprocess
-from typing import Dict, Iterator, Optional, Sequence
+from typing import Any, Dict, Iterator, List, Optional, Sequence
 
 import pytest
 
@@ -227,3 +227,286 @@ def test_doctor_reports_a_hook_whose_native_part_cannot_load(site: pathlib.Path,
                        capture_output=True, text=True, env=env, timeout=60)
     assert p.returncode == 1, p.stdout + p.stderr
     assert "FAILED" in p.stdout and "native part cannot load: cannot load agenthooks._native" in p.stdout, p.stdout
+
+
+# ----------------------------------------------------------- argv: the core's rules
+# The stand-in parses argv itself; it must read it as the core's run entry does
+# (core/src/runtime.rs `launch` / `start` / `universal_answer`), or a typo in a
+# config opens a guard that was configured closed. Every case below runs under
+# a fail-open router (no AH_FAIL) unless it says otherwise.
+
+CLAUDE = ["agenthooks", "run", "--provider=claude-code"]
+STOP = json.dumps({"session_id": "s", "hook_event_name": "Stop", "stop_hook_active": False})
+
+
+def test_attack_a_typo_in_fail_is_read_as_closed(site: pathlib.Path) -> None:
+    # `--fail=closd` cannot be parsed: the core reads it as closed (never the
+    # router's open), so `rm -rf` is blocked and stderr names the bad value.
+    p = run(site, [*CLAUDE, "--fail=closd"], PRE)
+    assert p.returncode == 2, p.stderr
+    assert p.stdout == ""
+    assert "--fail" in p.stderr and "closd" in p.stderr, p.stderr
+    # `--fail` without a value: closed too.
+    p = run(site, [*CLAUDE, "--fail"], PRE)
+    assert p.returncode == 2, p.stderr
+    assert "`--fail` needs a value" in p.stderr, p.stderr
+
+
+def test_attack_a_typo_in_fail_is_closed_for_a_hook_that_crashes_at_import(site: pathlib.Path) -> None:
+    code = "import agenthooks as ah\nah.quirks()\n"
+    p = run(site, ["agenthooks", "run", "--provider=codex", "--fail=closd"], PRE, code=code)
+    assert p.returncode == 2, p.stderr
+
+
+def test_attack_a_decoy_json_argument_never_replaces_stdin(site: pathlib.Path) -> None:
+    closed = [*CLAUDE, "--fail=closed"]
+    # Before the `agenthooks` word (a config blob of the program): never the
+    # payload, with stdin real or empty (then nothing names the event: blocked).
+    for stdin in (PRE, b""):
+        p = run(site, [STOP, *closed], stdin)
+        assert p.returncode == 2, (stdin, p.stderr)
+    # As the last argument it is the payload only when stdin is blank
+    # (ASCII whitespace); stdin holds the real call here.
+    p = run(site, [*closed, STOP], PRE)
+    assert p.returncode == 2, p.stderr
+    # A vertical tab is not blank to the core: stdin is still the payload
+    # (unreadable: blocked), not the decoy.
+    p = run(site, [*closed, STOP], b"\x0b")
+    assert p.returncode == 2, p.stderr
+    # The legacy argv mode itself still works: blank stdin, JSON last.
+    p = run(site, [*closed, STOP], b" \n")
+    assert (p.returncode, p.stdout) == (0, ""), p.stderr
+
+
+def test_attack_an_option_is_never_the_value_of_the_option_before_it(site: pathlib.Path) -> None:
+    # `--provider --fail=closed`: the provider is missing (unusable), and
+    # `--fail=closed` still applies: the universal block (exit 2).
+    p = run(site, ["agenthooks", "run", "--provider", "--fail=closed"], PRE)
+    assert p.returncode == 2, p.stderr
+    assert p.stdout == ""
+    assert "`--provider` needs a value" in p.stderr and "exit 2" in p.stderr, p.stderr
+
+
+def test_attack_an_unknown_option_is_a_warning_and_the_block_stands(site: pathlib.Path) -> None:
+    for extra in (["--timout=5"], ["--timout", "5"], ["--timout"]):
+        p = run(site, [*CLAUDE, *extra, "--fail=closed"], PRE)
+        assert p.returncode == 2, (extra, p.stderr)
+        assert "ignored unknown option `--timout" in p.stderr, p.stderr
+    # The space form of an unknown option takes no value: `5` is an ignored argument.
+    p = run(site, [*CLAUDE, "--timout", "5", "--fail=closed"], PRE)
+    assert "ignored unexpected argument `5`" in p.stderr, p.stderr
+
+
+def test_attack_the_last_fail_wins_as_in_the_core(site: pathlib.Path) -> None:
+    p = run(site, [*CLAUDE, "--fail=open", "--fail=closed"], PRE)
+    assert p.returncode == 2, p.stderr
+
+
+def test_unknown_provider_is_the_universal_answer(site: pathlib.Path) -> None:
+    argv = ["agenthooks", "run", "--provider=claude-cod", "--fail=closed"]
+    p = run(site, argv, PRE)
+    assert (p.returncode, p.stdout) == (2, ""), p.stderr
+    assert "unknown_provider" in p.stderr and "claude-cod" in p.stderr, p.stderr
+    # On a stop event exit 2 would make the agent continue: no opinion, logged.
+    p = run(site, argv, STOP.encode())
+    assert (p.returncode, p.stdout) == (0, ""), p.stderr
+    assert "logged_only" in p.stderr, p.stderr
+    # An alias the core accepts is a known provider (Claude's own JSON deny
+    # on PermissionRequest, not the universal exit 2 Claude ignores there).
+    perm = json.dumps({"hook_event_name": "PermissionRequest", "tool_name": "Bash"}).encode()
+    p = run(site, ["agenthooks", "run", "--provider=Claude", "--fail=closed"], perm, {"AH_OBSERVER": "1"})
+    assert json.loads(p.stdout)["hookSpecificOutput"]["decision"]["behavior"] == "deny", p.stderr
+
+
+def test_a_bad_value_answers_the_fail_policy_even_without_a_gating_handler(site: pathlib.Path) -> None:
+    # An argv problem is answered by the core before any handler: the router
+    # cannot narrow it (a prompt is blocked though no prompt handler exists).
+    prompt = json.dumps({"hook_event_name": "UserPromptSubmit", "prompt": "hi"}).encode()
+    p = run(site, [*CLAUDE, "--fail=closed", "--timeout=ten"], prompt)
+    assert p.returncode == 2, p.stderr
+    assert "--timeout" in p.stderr and "ten" in p.stderr
+
+
+def test_usage_without_the_word_in_process_too(site: pathlib.Path) -> None:
+    code = """
+import agenthooks as ah
+r = ah.run(ah.Router(), ["guard", "run", "--provider=claude-code"], %r)
+print(r.exit_code)
+print(r.stderr)
+""" % (PRE,)
+    p = run(site, [], b"", code=code)
+    assert p.stdout.split("\n", 1)[0] == "64", p.stderr
+    assert "agenthooks run --provider=<agent>" in p.stdout
+
+
+# ------------------------------------------------ the shared runtime vectors
+# fixtures/runtime/*.json through the stand-in (main as a process, run()
+# in-process). The stand-in cannot decode or run handlers, so it is held to the
+# vector's outcome class: usage (exit 64), block (exit 2 or the agent's JSON
+# deny), or no opinion (exit 0, empty or `{}` stdout); exactly (exit code and
+# stdout) where the core's answer does not depend on decoding (an unknown
+# provider, usage, serve). Where a vector cannot apply, the reason is here.
+
+HANDLER_ONLY = ("the core's answer is the vector guard's own deny under a fail-open router; without the core "
+                "no handler runs and fail open answers no opinion, which is what is checked here (the argv "
+                "rule the vector pins is attacked in test_attack_* above)")
+#: Vectors whose expected class the stand-in cannot give, with the class it
+#: must give instead and why.
+STAND_IN_CLASS = {
+    "runtime/argv-json-before-the-word": ("none", HANDLER_ONLY),
+    "runtime/argv-json-last-with-stdin": ("none", HANDLER_ONLY),
+    "runtime/argv-payload-empty-stdin": ("none", HANDLER_ONLY),
+    "runtime/deep-tool-input": ("none", HANDLER_ONLY),
+    "runtime/huge-max-bytes": ("none", HANDLER_ONLY + "; the huge limit must not break the stdin read"),
+    "runtime/huge-numbers": ("none", HANDLER_ONLY),
+    "runtime/lone-surrogate": ("none", HANDLER_ONLY),
+    "runtime/typo-option-space-form": ("none", HANDLER_ONLY),
+}
+#: stderr mentions that come from the core's decoder (its error codes and
+#: event-name hints): the stand-in does not decode; its stderr names
+#: native_unavailable instead (checked for every vector).
+FROM_THE_DECODER = {
+    "runtime/deep-array-fail-closed": {"not_an_object"},
+    "runtime/lowercase-event-fail-closed": {"`pretooluse`", "did you mean `PreToolUse`"},
+    "runtime/nested-stop-name-is-not-the-event": {"invalid_utf8"},
+    "runtime/stop-invalid-utf8-fail-closed": {"invalid_utf8"},
+    "runtime/stop-too-large-fail-closed": {"too_large"},
+}
+KNOWN_PROVIDERS = {"claude-code", "opencode"}
+
+VECTOR_GUARD = """
+import json, os
+import agenthooks as ah
+
+router = ah.Router(policy=ah.Policy(fail=json.loads(os.environ["AH_VECTOR_POLICY"]).get("fail", "open")))
+
+@router.on_tool_pre
+def guard(e):
+    if "rm -rf" in (e.tool.command or ""):
+        return ah.deny("vector guard: rm -rf is not allowed")
+    return None
+
+ah.main(router, argv=json.loads(os.environ["AH_VECTOR_ARGV"]))
+"""
+
+VECTOR_RUN = """
+import base64, json, os, sys
+import agenthooks as ah
+
+out = []
+for c in json.load(open(sys.argv[1])):
+    router = ah.Router(policy=ah.Policy(fail=c["router"].get("fail", "open")))
+    router.on_tool_pre(lambda e: ah.deny("vector guard: rm -rf is not allowed"))
+    r = ah.run(router, c["argv"], base64.b64decode(c["stdin"]))
+    out.append({"stdout": r.stdout, "stderr": r.stderr, "exit_code": r.exit_code})
+print(json.dumps(out))
+"""
+
+
+def outcome(stdout: str, code: int) -> str:
+    """The outcome class of an answer (Claude Code's forms: the vectors
+    name claude-code, an unknown provider, or serve)."""
+    if code in (2, 64):
+        return {2: "block", 64: "usage"}[code]
+    if code != 0:
+        return f"exit {code}"
+    if stdout.strip() in ("", "{}"):
+        return "none"
+    v = json.loads(stdout)
+    hso = v.get("hookSpecificOutput") or {}
+    if hso.get("permissionDecision") == "deny" or (hso.get("decision") or {}).get("behavior") == "deny":
+        return "block"
+    return "other"
+
+
+def vector_cases() -> List[Dict[str, Any]]:
+    from test_runtime_vectors import load, stdin_of, vectors
+
+    return [{**load(f), "stdin_bytes": stdin_of(load(f))} for f in vectors()]
+
+
+def check_vector(c: Dict[str, Any], stdout: str, stderr: str, code: int, how: str) -> None:
+    e: Dict[str, Any] = c["expect"]
+    name = str(c["name"])
+    where = f"{name} ({how}): exit {code}, stdout {stdout!r}, stderr {stderr!r}"
+    want_stdout = e["stdout"] if "stdout" in e else json.dumps(e["stdout_json"])
+    want = outcome(str(want_stdout), int(e["exit_code"]))
+    if name in STAND_IN_CLASS:
+        want = STAND_IN_CLASS[name][0]
+    assert outcome(stdout, code) == want, where
+    argv = [str(a) for a in c["argv"]]
+    provider = next((a.split("=", 1)[1] for a in argv if a.startswith("--provider=")), None)
+    if want in ("usage",) or provider not in KNOWN_PROVIDERS or "serve" in argv:
+        # Not decoded by the core either: the exact exit code and stdout.
+        assert (code, stdout) == (e["exit_code"], e.get("stdout")), where
+    for s in e.get("stderr_contains", []):
+        if s not in FROM_THE_DECODER.get(name, set()):
+            assert s in stderr, f"{where} lacks {s!r}"
+    assert MARKER in stderr, where
+
+
+def test_runtime_vectors_through_the_stand_in(site: pathlib.Path, tmp_path: pathlib.Path) -> None:
+    import base64
+
+    cases = vector_cases()
+    assert set(STAND_IN_CLASS) | set(FROM_THE_DECODER) <= {c["name"] for c in cases}
+    (site / "vector_guard.py").write_text(VECTOR_GUARD)
+    for c in cases:
+        env = {"AH_VECTOR_ARGV": json.dumps(c["argv"]), "AH_VECTOR_POLICY": json.dumps(c.get("router", {})),
+               "AGENTHOOKS_STATE_DIR": str(tmp_path / "state")}
+        e = {k: v for k, v in os.environ.items() if not k.startswith("AH_") and k != "AGENTHOOKS_NOTES"}
+        e.update(PYTHONPATH=str(site), **env)
+        p = subprocess.run([PYTHON, "-s", str(site / "vector_guard.py")], input=c["stdin_bytes"],
+                           capture_output=True, env=e, timeout=60, cwd=site)
+        check_vector(c, p.stdout.decode(), p.stderr.decode(), p.returncode, "main")
+    batch = tmp_path / "vectors.json"
+    batch.write_text(json.dumps([{"argv": c["argv"], "router": c.get("router", {}),
+                                  "stdin": base64.b64encode(c["stdin_bytes"]).decode()}
+                                 for c in cases]))
+    p = run(site, [str(batch)], b"", code=VECTOR_RUN)
+    assert p.returncode == 0, p.stderr
+    answers = json.loads(p.stdout)
+    for c, a in zip(cases, answers):
+        check_vector(c, a["stdout"], a["stderr"], a["exit_code"], "run")
+    print(f"stand-in runtime vectors ({site.name}): {len(cases)} of {len(cases)}, "
+          f"{len(STAND_IN_CLASS)} held to the fail-open class (see STAND_IN_CLASS)")
+
+
+def test_the_stand_in_reads_argv_exactly_as_the_core() -> None:
+    # Differential, with the native core loaded: the stand-in's plan of many
+    # argv shapes (typos, missing values, options as values, decoy JSON,
+    # huge numbers) equals the core's `runtime::launch` plan field by field.
+    import random
+
+    from agenthooks import _failsafe, _native
+
+    vocab = [
+        "run", "serve", "runn", "x", "5", "10", "Stop", "kimi", "--", "-v", "",
+        "--provider", "--provider=claude-code", "--provider=Claude", "--provider= gemini_CLI ",
+        "--provider=claude-cod", "--provider=", "--agent", "--dialect=openclaw",
+        "--fail", "--fail=closed", "--fail=open", "--fail=closd", "--fail=", "--fail=Closed",
+        "--timeout", "--timeout=ten", "--timeout=1e999", "--timeout=+.5", "--timeout= 5 ",
+        "--timeout=0", "--timeout=1_0", "--timeout=5.", "--timeout=inf", "--timeout=-1",
+        "--max-bytes=18446744073709551615", "--max-bytes=18446744073709551616", "--max-bytes=+7",
+        "--max-bytes=-0", "--max-bytes=0007", "--max-bytes=", "--max-bytes", "--max-bytes=1_0",
+        "--timout=5", "--timout", "--event", "--event=Stop", "--variant=v", "--hook-id=h",
+        "--match=Bash", "--fail=open=closed", "--provider=codex=x",
+        '{"hook_event_name":"Stop"}', ' {"a":1} ', "{bad}", '{"a":NaN}', "[1]", "{}",
+    ]
+    rng = random.Random(22)
+    shapes = [["guard", "agenthooks", *rng.choices(vocab, k=rng.randint(0, 6))] for _ in range(3000)]
+    shapes += [["guard", '{"hook_event_name":"Stop"}', "agenthooks", "run"], ["guard", "run"], ["agenthooks"]]
+    assert len({tuple(s) for s in shapes}) > 2000, "the shapes are varied"
+    for argv in shapes:
+        core = _native.launch(argv)
+        mine = _failsafe._launch(argv)
+        if isinstance(core, ah.Response):
+            # No word (usage), or `serve` with a problem (answered in launch).
+            assert mine is None or (mine.command == "serve" and mine.problem is not None), argv
+            continue
+        assert mine is not None, argv
+        want = (core.command, core.provider, core.event, core.timeout_s, core.fail, core.max_bytes,
+                core.warnings, core.problem, core.argv_payload)
+        got = (mine.command, mine.provider, mine.event, mine.timeout_s, mine.fail, mine.max_bytes,
+               mine.warnings, mine.problem, mine.argv_payload is not None)
+        assert got == want, argv
