@@ -28,6 +28,19 @@
 // logs there). An event that cannot be named is blocked. `--match` /
 // `--hook-id` filters are not evaluated (fail closed then blocks more,
 // never less).
+//
+// argv is read by the core's rules (core/src/runtime.rs: launch, start,
+// universal_answer; `launch` below), checked against the core by a
+// differential test: an unknown option or a stray argument is a warning; a
+// value that cannot be used (`--fail=closd`, `--timeout=ten`, an option
+// without its value, an unknown command) or an unknown provider is answered
+// with the fail policy before any handler (so the router cannot narrow it),
+// and an unusable `--fail` reads as closed; the space form never takes an
+// argument starting with `--` as a value; the last `--fail` wins; stdin is
+// the payload (read first, up to `--max-bytes` plus one byte), and only a
+// JSON object as the last argument after the `agenthooks` word replaces it,
+// when stdin is blank; an agent that cannot be named gets exit 2 with the
+// reason, or no opinion on a stop event.
 
 const fs = require('node:fs')
 
@@ -187,19 +200,201 @@ function fill(entry, why) {
   }
 }
 
-function payloadObject(payload) {
-  if (payload && typeof payload === 'object' && !Buffer.isBuffer(payload) && !(payload instanceof Uint8Array)) {
-    return payload
-  }
-  const t = tableOf()
+// What Rust's `u8::is_ascii_whitespace` accepts (no vertical tab): the
+// core's test for a blank stdin and the JSON scanner's whitespace.
+const ASCII_WS = new Set([0x20, 0x09, 0x0a, 0x0c, 0x0d])
+// Rust's `str::trim` (Unicode White_Space), for argv values.
+const trim = (s) => s.replace(/^\p{White_Space}+|\p{White_Space}+$/gu, '')
+// The payload keys the core peeks at for an event name (EVENT_NAME_KEYS).
+const EVENT_NAME_KEYS = ['hook_event_name', 'hookEventName']
+const USIZE_MAX = 2n ** 64n - 1n
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+
+function toBytes(payload) {
+  if (Buffer.isBuffer(payload)) return payload
+  if (payload instanceof Uint8Array) return Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength)
+  return Buffer.from(typeof payload === 'string' ? payload : String(payload ?? ''))
+}
+
+// The payload as a JSON object, or null when it is not one (not JSON,
+// invalid UTF-8: the core cannot decode it either).
+function parseObject(bytes) {
   try {
-    const bytes = typeof payload === 'string' ? Buffer.from(payload) : Buffer.from(payload ?? [])
-    if (bytes.length > t.max_bytes) return {}
-    const v = JSON.parse(bytes.toString('utf8'))
-    return v && typeof v === 'object' && !Array.isArray(v) ? v : {}
+    const v = JSON.parse(utf8.decode(bytes))
+    return v && typeof v === 'object' && !Array.isArray(v) ? v : null
   } catch {
-    return {}
+    return null
   }
+}
+
+// The core's tolerant JSON string reader (dialect::json::lex_string): the
+// value and the index after the closing quote (length + 1 when cut off).
+function lexString(b, at) {
+  let i = at + 1
+  const raw = []
+  let units = []
+  const flush = () => {
+    if (units.length) {
+      let s = String.fromCharCode(...units)
+      if (typeof s.toWellFormed === 'function') s = s.toWellFormed()
+      raw.push(...Buffer.from(s, 'utf8'))
+      units = []
+    }
+  }
+  while (i < b.length) {
+    const c = b[i]
+    if (c === 0x22) {
+      flush()
+      return [Buffer.from(raw).toString('utf8'), i + 1]
+    }
+    if (c === 0x5c) {
+      if (i + 1 >= b.length) break
+      const e = b[i + 1]
+      if (e === 0x75) {
+        const h = b.subarray(i + 2, i + 6).toString('latin1')
+        if (/^(?:\+[0-9a-fA-F]{3}|[0-9a-fA-F]{4})$/.test(h)) {
+          units.push(parseInt(h, 16))
+          i += 6
+        } else {
+          flush()
+          raw.push(0xef, 0xbf, 0xbd)
+          i += 2
+        }
+        continue
+      }
+      flush()
+      raw.push({ 0x6e: 0x0a, 0x74: 0x09, 0x72: 0x0d, 0x62: 0x08, 0x66: 0x0c }[e] ?? e)
+      i += 2
+      continue
+    }
+    flush()
+    raw.push(c)
+    i += 1
+  }
+  flush()
+  return [Buffer.from(raw).toString('utf8'), b.length + 1]
+}
+
+/**
+ * The event name of a payload that may not parse at all (invalid UTF-8,
+ * cut off at the read limit), from its top-level keys only: the core's
+ * `dialect::json::peek_event_name`, so a `"Stop"` nested in the tool input
+ * is never the payload's event. null when there is none.
+ */
+function peekEventName(b) {
+  const found = EVENT_NAME_KEYS.map(() => undefined) // undefined: unseen; null: two names
+  const n = b.length
+  let i = b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0
+  while (i < n && ASCII_WS.has(b[i])) i++
+  if (i >= n || b[i] !== 0x7b) return null
+  i++
+  let depth = 1
+  let keyNext = true
+  while (i < n) {
+    const c = b[i]
+    if (c === 0x22) {
+      const [s, after] = lexString(b, i)
+      i = after
+      if (depth === 1 && keyNext) {
+        keyNext = false
+        let j = i
+        while (j < n && ASCII_WS.has(b[j])) j++
+        const slot = EVENT_NAME_KEYS.indexOf(s)
+        if (j >= n || b[j] !== 0x3a || slot < 0) continue
+        j++
+        while (j < n && ASCII_WS.has(b[j])) j++
+        if (j >= n || b[j] !== 0x22) continue
+        const [value, end] = lexString(b, j)
+        i = end
+        if (end > n || b[end - 1] !== 0x22) continue // cut off: not a name
+        if (found[slot] === undefined) found[slot] = value
+        else if (found[slot] !== value) found[slot] = null // two names for one key: trust neither
+      }
+      continue
+    }
+    if (c === 0x7b || c === 0x5b) depth++
+    else if (c === 0x7d || c === 0x5d) {
+      depth--
+      if (depth === 0) break
+    } else if (c === 0x2c && depth === 1) keyNext = true
+    i++
+  }
+  return found.find((f) => typeof f === 'string' && f !== '') ?? null
+}
+
+// Whether any agent names a stop event so (is_stop_event_anywhere).
+function isStopAnywhere(name) {
+  return Object.values(tableOf().providers).some((p) => ['agent.stop', 'subagent.stop'].includes(p.kinds[name]))
+}
+
+// The id of a `--provider` value as Provider::parse reads it (trimmed,
+// ASCII lower case, `_` as `-`; the table's spellings), else null.
+function providerId(provider) {
+  if (provider === undefined || provider === null) return null
+  const norm = trim(String(provider)).replace(/[A-Z]/g, (c) => c.toLowerCase()).replace(/_/g, '-')
+  const id = Object.prototype.hasOwnProperty.call(tableOf().provider_spellings, norm) ? tableOf().provider_spellings[norm] : null
+  return typeof id === 'string' ? id : null
+}
+
+function unknownProvider(given) {
+  return `unknown provider \`${given}\` (known: ${tableOf().provider_ids.join(', ')})`
+}
+
+// The answer when the agent cannot be named (runtime::universal_answer):
+// fail open: no opinion; fail closed: exit 2 with the reason on stderr (the
+// one block every command-hook agent reads), except on a stop event (named
+// from the payload's top-level keys, else `--event`), where exit 2 would
+// make the agent continue: no opinion, logged.
+function universal(bytes, closed, event, why, problem) {
+  const t = tableOf()
+  let r
+  let outcome
+  if (!closed) {
+    r = fill(t.unknown_provider.open, why)
+    outcome = 'fail-open: no decision'
+  } else {
+    const name = (bytes ? peekEventName(bytes) : null) ?? event ?? null
+    if (name !== null && isStopAnywhere(name)) {
+      outcome = `fail-closed: logged_only on ${name}; a block there would make the agent continue`
+      r = fill(t.unknown_provider.open, why)
+      r.stderr = `agenthooks: ${why} (${outcome})\n`
+    } else {
+      r = fill(t.unknown_provider.closed, why)
+      outcome = 'fail-closed: exit 2, the block every agent reads'
+    }
+  }
+  if (problem) r.stderr = `agenthooks: ${problem[0]}: ${problem[1]} (${outcome})\n${r.stderr}`
+  return r
+}
+
+// The answer of a named agent (`entry`: its table row).
+function known(entry, payload, closed, router, event, why, limit, provider) {
+  if (!closed) return fill(entry.open, why)
+  const frame = payload && typeof payload === 'object' && !(payload instanceof Uint8Array)
+  const bytes = frame ? null : toBytes(payload)
+  const obj = frame ? payload : bytes.length <= limit ? parseObject(bytes) : null
+  let peek
+  if (obj) {
+    const str = (f) => (typeof obj[f] === 'string' ? obj[f] : undefined)
+    let name
+    for (const f of entry.event_fields) name ??= str(f)
+    name = name || (event ?? undefined)
+    if (name !== undefined) {
+      const kind = entry.kinds[name] ?? 'other'
+      if (!entry.closed_blocks.includes(name) || !gates(router, name, kind, provider)) {
+        const r = fill(entry.open, why)
+        r.stderr = `agenthooks: ${why} (fail-closed: nothing to block on ${name})\n`
+        return r
+      }
+    }
+    peek = str('hook_event_name') ?? str('hookEventName')
+  } else {
+    // Unreadable (not JSON, invalid UTF-8, over the limit): the core peeks
+    // at the top-level keys of what was read.
+    peek = peekEventName(bytes) ?? undefined
+  }
+  const special = peek !== undefined && Object.prototype.hasOwnProperty.call(entry.closed_events, peek)
+  return fill(special ? entry.closed_events[peek] : entry.closed, why)
 }
 
 /**
@@ -207,69 +402,110 @@ function payloadObject(payload) {
  * `provider`, `payload` (text, bytes or an already-parsed frame), `fail`
  * (the effective posture), `router` (null: unknown, gates everything),
  * `event` (the `--event` value), `why` (replaces the placeholder; default
- * the load failure).
+ * the load failure), `limit` (the `--max-bytes` read limit), `problem` (an
+ * argv value that cannot be used, `[code, message]`: answered before any
+ * handler, so the router cannot narrow it).
  */
-function answer({ provider, payload, fail, router = null, event = null, why = null }) {
+function answer({ provider, payload, fail, router = null, event = null, why = null, limit = null, problem = null }) {
   const t = tableOf()
   why = why ?? unavailable() ?? 'native_unavailable: the native addon is not loaded'
   const closed = fail === 'closed'
-  const entry = t.providers[String(provider ?? '').trim().toLowerCase().replace(/_/g, '-')]
-  if (!entry) return fill(t.unknown_provider[closed ? 'closed' : 'open'], why)
-  if (!closed) return fill(entry.open, why)
-  const obj = payloadObject(payload)
-  const str = (f) => (typeof obj[f] === 'string' ? obj[f] : undefined)
-  let name
-  for (const f of entry.event_fields) {
-    name ??= str(f)
+  const id = providerId(provider)
+  if (id === null) {
+    if (!problem && provider !== undefined && provider !== null) problem = ['unknown_provider', unknownProvider(provider)]
+    const frame = payload && typeof payload === 'object' && !(payload instanceof Uint8Array)
+    return universal(frame ? Buffer.from(JSON.stringify(payload)) : toBytes(payload), closed, event, why, problem)
   }
-  name ??= event ?? undefined
-  if (name !== undefined) {
-    const kind = entry.kinds[name] ?? 'other'
-    if (!entry.closed_blocks.includes(name) || !gates(router, name, kind, provider)) {
-      const r = fill(entry.open, why)
-      r.stderr = `agenthooks: ${why} (fail-closed: nothing to block on ${name})\n`
-      return r
-    }
-  }
-  const peek = str('hook_event_name') ?? str('hookEventName')
-  const special = peek !== undefined && Object.prototype.hasOwnProperty.call(entry.closed_events, peek)
-  return fill(special ? entry.closed_events[peek] : entry.closed, why)
+  const r = known(t.providers[id], payload, closed, problem ? null : router, event, why, limit ?? t.max_bytes, provider)
+  if (problem) r.stderr = `agenthooks: ${problem[0]}: ${problem[1]}\n${r.stderr}`
+  return r
 }
 
 // ---------------------------------------------------------------- the run
 
-/** argv after the `agenthooks` word, leniently (unknown options ignored). */
-function parseArgs(argv) {
+const KNOWN_OPTIONS = new Set(['--provider', '--agent', '--dialect', '--event', '--variant', '--timeout', '--fail', '--hook-id', '--match', '--max-bytes'])
+
+function isJsonObject(a) {
+  const t = trim(a)
+  return t.startsWith('{') && t.endsWith('}') && Buffer.byteLength(a) <= tableOf().max_bytes && parseObject(Buffer.from(a)) !== null
+}
+
+/**
+ * runtime::launch (parse_plan) without the core: null without the
+ * `agenthooks` word, else the plan `{command, provider, event, timeoutS,
+ * fail, maxBytes, warnings, problem, argvPayload}`. An unknown option or a
+ * stray argument is a warning; a value that cannot be used (or an unknown
+ * provider or command) is the plan's `problem` ([code, message]); the space
+ * form never takes an argument starting with `--` as a value; the last
+ * `--fail` wins and an unusable one reads as closed; only a JSON object as
+ * the last argument after the word is the legacy argv payload.
+ */
+function launch(argv) {
+  argv = argv.map(String)
   const pos = argv.indexOf('agenthooks')
   if (pos < 0) return null
   const rest = argv.slice(pos + 1)
-  const out = { command: 'run' }
+  const plan = { command: 'run', warnings: '', problem: null, argvPayload: null }
+  const bad = (message, code = 'invalid_argument') => {
+    plan.problem ??= [code, code === 'invalid_argument' ? `invalid argument: ${message}` : message]
+  }
+  if (rest.length && !rest[rest.length - 1].startsWith('--') && isJsonObject(rest[rest.length - 1])) {
+    plan.argvPayload = Buffer.from(rest.pop())
+  }
   let i = 0
-  if (rest.length && !String(rest[0]).startsWith('--')) {
-    out.command = String(rest[0])
+  if (rest.length && !rest[0].startsWith('--')) {
+    plan.command = rest[0]
     i = 1
+    if (rest[0] !== 'run' && rest[0] !== 'serve') bad(`unknown command \`${rest[0]}\` (expected \`run\` or \`serve\`)`)
   }
-  for (; i < rest.length; i++) {
-    const a = String(rest[i])
-    if (!a.startsWith('--')) continue
-    let k
-    let v
-    const eq = a.indexOf('=')
-    if (eq >= 0) {
-      k = a.slice(2, eq)
-      v = a.slice(eq + 1)
-    } else {
-      k = a.slice(2)
-      v = rest[i + 1] !== undefined ? String(rest[++i]) : ''
+  while (i < rest.length) {
+    const a = rest[i++]
+    if (!a.startsWith('--')) {
+      plan.warnings += `agenthooks: warning: ignored unexpected argument \`${a}\`\n`
+      continue
     }
-    if (k === 'agent' || k === 'dialect') k = 'provider'
-    if (!(k in out)) out[k] = v
+    const eq = a.indexOf('=')
+    const key = eq < 0 ? a : a.slice(0, eq)
+    if (!KNOWN_OPTIONS.has(key)) {
+      plan.warnings += `agenthooks: warning: ignored unknown option \`${a}\` (a newer agenthooks wrote this config?)\n`
+      continue
+    }
+    let val
+    if (eq >= 0) val = a.slice(eq + 1)
+    else if (i < rest.length && !rest[i].startsWith('--')) val = rest[i++]
+    else {
+      bad(`\`${a}\` needs a value`)
+      if (a === '--fail') plan.fail = 'closed'
+      else if (a === '--provider' || a === '--agent' || a === '--dialect') plan.provider = '' // named but unusable: never guessed
+      continue
+    }
+    if (key === '--provider' || key === '--agent' || key === '--dialect') {
+      if (providerId(val) === null) bad(unknownProvider(val), 'unknown_provider')
+      plan.provider = val
+    } else if (key === '--event') plan.event = val
+    else if (key === '--timeout') {
+      const v = trim(val)
+      const t = /^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/.test(v) ? Number(v) : NaN
+      if (t > 0 && Number.isFinite(t)) plan.timeoutS = t
+      else bad(`--timeout: \`${val}\` is not a number of seconds greater than 0`)
+    } else if (key === '--fail') {
+      if (val === 'open' || val === 'closed') plan.fail = val
+      else {
+        plan.fail = 'closed' // a typo must not open a guard
+        bad(`--fail: \`${val}\` is neither \`open\` nor \`closed\` (read as closed)`)
+      }
+    } else if (key === '--max-bytes') {
+      const v = trim(val).replace(/^\+/, '')
+      if (/^[0-9]+$/.test(v) && BigInt(v) <= USIZE_MAX) plan.maxBytes = Number(v)
+      else bad(`--max-bytes: \`${val}\` is not a byte count (0 to ${USIZE_MAX})`)
+    }
   }
-  return out
+  return plan
 }
 
-function failOf(router, args) {
-  if (args.fail === 'open' || args.fail === 'closed') return args.fail
+// `--fail` when given (an unusable value reads as closed), else the router's.
+function failOf(router, plan) {
+  if (plan.fail === 'open' || plan.fail === 'closed') return plan.fail
   let f
   try {
     f = router && router.policy && router.policy.fail
@@ -279,22 +515,45 @@ function failOf(router, args) {
   return f === 'closed' ? 'closed' : 'open'
 }
 
-// Older Cursor builds pass the payload as an argv argument.
-function argvPayload(argv) {
-  for (let i = argv.length - 1; i >= 1; i--) {
-    const t = String(argv[i]).trim()
-    if (t.startsWith('{') && t.endsWith('}')) return t
-  }
-  return ''
+const readLimit = (plan) => plan.maxBytes ?? tableOf().max_bytes
+
+// runtime::start's choice: stdin (null: it could not be read), unless it
+// holds nothing but ASCII whitespace and argv ended with a JSON object
+// after the word.
+function payloadOf(plan, stdin) {
+  if (plan.argvPayload && (stdin === null || stdin.every((c) => ASCII_WS.has(c)))) return plan.argvPayload
+  return stdin ?? Buffer.alloc(0)
+}
+
+function answerPlan(router, plan, bytes) {
+  const r = answer({ provider: plan.provider, payload: bytes, fail: failOf(router, plan), router, event: plan.event, limit: readLimit(plan), problem: plan.problem })
+  r.stderr = plan.warnings + r.stderr
+  return r
+}
+
+function usage(argv) {
+  const prog = argv[0] ?? '<program>'
+  return { stdout: '', stderr: `agenthooks: ${unavailable()}\nagenthooks: this program is a coding-agent hook; run it as \`${prog} agenthooks run --provider=<agent>\` with the payload on stdin\n`, exit_code: 64, notes: [] }
+}
+
+function cannotServe(plan) {
+  if (!plan.problem) return null
+  return { stdout: '', stderr: `${plan.warnings}agenthooks: ${plan.problem[0]}: ${plan.problem[1]} (cannot serve)\nagenthooks: ${unavailable()}\n`, exit_code: 2, notes: [] }
 }
 
 /** `run()` while the addon cannot load: resolves to the failsafe answer. */
 async function run(router, argv, payload) {
-  const args = parseArgs(argv)
-  if (!args) return { stdout: '', stderr: `agenthooks: ${unavailable()}\n`, exit_code: 64, notes: [] }
-  let p = payload ?? ''
-  if ((typeof p === 'string' || Buffer.isBuffer(p)) && String(p).trim() === '') p = argvPayload(argv)
-  return answer({ provider: args.provider, payload: p, fail: failOf(router, args), router, event: args.event })
+  argv = [...argv].map(String)
+  const plan = launch(argv)
+  if (!plan) return usage(argv)
+  if (plan.command === 'serve') {
+    return cannotServe(plan) ?? { stdout: '', stderr: `${plan.warnings}agenthooks: \`serve\` runs only as a process\nagenthooks: ${unavailable()}\n`, exit_code: 2, notes: [] }
+  }
+  let bytes
+  if (payload === undefined || payload === null) bytes = Buffer.alloc(0)
+  else if (typeof payload === 'object' && !(payload instanceof Uint8Array)) bytes = Buffer.from(JSON.stringify(payload))
+  else bytes = toBytes(payload)
+  return answerPlan(router, plan, payloadOf(plan, bytes.subarray(0, readLimit(plan) + 1)))
 }
 
 function writeFd(fd, text) {
@@ -305,38 +564,47 @@ function writeFd(fd, text) {
   }
 }
 
-// Reads stdin to its end (bounded), or what came within `ms`.
+// stdin up to `limit + 1` bytes (more means too large), as
+// runtime::read_stdin: a terminal is empty (never wait for a human), an
+// error is null; what came within `ms` if it never ends.
 function readStdin(limit, ms) {
   return new Promise((resolve) => {
+    if (process.stdin.isTTY) {
+      resolve(Buffer.alloc(0))
+      return
+    }
     const chunks = []
     let n = 0
     let done = false
-    const finish = () => {
+    const finish = (failed) => {
       if (done) return
       done = true
       clearTimeout(timer)
-      resolve(Buffer.concat(chunks))
+      resolve(failed && n === 0 ? null : Buffer.concat(chunks))
     }
-    const timer = setTimeout(finish, ms)
+    const timer = setTimeout(() => finish(false), ms)
     try {
       process.stdin.on('data', (c) => {
-        n += c.length
-        if (n <= limit + 1) chunks.push(c)
+        if (done) return
+        const take = c.subarray(0, Math.max(0, Math.min(c.length, limit + 1 - n)))
+        chunks.push(take)
+        n += take.length
+        if (n > limit) finish(false)
       })
-      process.stdin.on('end', finish)
-      process.stdin.on('error', finish)
+      process.stdin.on('end', () => finish(false))
+      process.stdin.on('error', () => finish(true))
     } catch {
-      finish()
+      finish(true)
     }
   })
 }
 
 // `serve` for the plugin bridges: a hello with the effective policy, then
 // one failsafe answer per request line.
-function serve(router, args) {
+function serve(router, plan) {
   const t = tableOf()
-  const fail = failOf(router, args)
-  const provider = args.provider ?? ''
+  const fail = failOf(router, plan)
+  const provider = plan.provider ?? ''
   const cause = unavailable()
   let buf = ''
   const onLine = (line) => {
@@ -353,7 +621,7 @@ function serve(router, args) {
       return
     }
     const seq = obj && typeof obj === 'object' ? obj.seq ?? null : null
-    const r = answer({ provider, payload: obj ?? line, fail, router })
+    const r = answer({ provider: plan.provider, payload: obj ?? line, fail, router })
     const out = { seq, error: { code: 'native_unavailable', message: cause } }
     if (r.stdout.trim() !== '') out.output = JSON.parse(r.stdout)
     writeFd(1, `${JSON.stringify(out)}\n`)
@@ -379,17 +647,22 @@ function serve(router, args) {
 /** `main(router)` while the addon cannot load: answers and exits. */
 function main(router) {
   const argv = process.argv.slice(1)
-  const args = parseArgs(argv)
-  if (!args) {
-    const prog = argv[0] ?? '<program>'
-    writeFd(2, `agenthooks: ${unavailable()}\nagenthooks: this program is a coding-agent hook; run it as \`${prog} agenthooks run --provider=<agent>\` with the payload on stdin\n`)
+  const plan = launch(argv)
+  if (!plan) {
+    writeFd(2, usage(argv).stderr)
     process.exit(64)
   }
-  if (args.command === 'serve') return serve(router, args)
-  const t = tableOf()
-  readStdin(t.max_bytes, 10000).then((bytes) => {
-    const payload = bytes.toString('utf8').trim() === '' ? argvPayload(argv) : bytes
-    const r = answer({ provider: args.provider, payload, fail: failOf(router, args), router, event: args.event })
+  if (plan.command === 'serve') {
+    const bad = cannotServe(plan)
+    if (bad) {
+      writeFd(2, bad.stderr)
+      process.exit(bad.exit_code)
+    }
+    if (plan.warnings) writeFd(2, plan.warnings)
+    return serve(router, plan)
+  }
+  readStdin(readLimit(plan), 10000).then((stdin) => {
+    const r = answerPlan(router, plan, payloadOf(plan, stdin))
     if (r.stderr) writeFd(2, r.stderr)
     if (r.stdout) writeFd(1, r.stdout)
     process.exit(r.exit_code)
@@ -413,4 +686,4 @@ function announce(log, host) {
   return line
 }
 
-module.exports = { GATES, answer, announce, describe, loadNative, main, parseArgs, run, unavailable }
+module.exports = { GATES, answer, announce, describe, launch, loadNative, main, peekEventName, run, unavailable }

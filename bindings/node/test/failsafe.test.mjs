@@ -231,3 +231,255 @@ test('serve: a hello with the fail policy, then the failsafe answer per frame', 
   assert.equal(reply.error.code, 'native_unavailable')
   assert.match(reply.output.throw, /native_unavailable/)
 })
+
+// ------------------------------------------------- argv: the core's rules
+// The stand-in parses argv itself; it must read it as the core's run entry
+// does (core/src/runtime.rs launch / start / universal_answer), or a typo in
+// a config opens a guard that was configured closed. The router is fail open
+// (no AH_FAIL) unless a case says otherwise.
+
+const CLAUDE = ['agenthooks', 'run', '--provider=claude-code']
+const STOP = JSON.stringify({ session_id: 's', hook_event_name: 'Stop', stop_hook_active: false })
+
+test('attack: a typo in --fail is read as closed', () => {
+  let r = hook(MISSING, [...CLAUDE, '--fail=closd'], PRE)
+  assert.equal(r.code, 2, r.stderr)
+  assert.equal(r.stdout, '')
+  assert.ok(r.stderr.includes('--fail') && r.stderr.includes('closd'), r.stderr)
+  r = hook(MISSING, [...CLAUDE, '--fail'], PRE)
+  assert.equal(r.code, 2, r.stderr)
+  assert.ok(r.stderr.includes('`--fail` needs a value'), r.stderr)
+})
+
+test('attack: a decoy JSON argument never replaces stdin', () => {
+  const closed = [...CLAUDE, '--fail=closed']
+  // Before the `agenthooks` word: never the payload (stdin real or empty).
+  for (const stdin of [PRE, '']) {
+    const r = hook(MISSING, [STOP, ...closed], stdin)
+    assert.equal(r.code, 2, `${JSON.stringify(stdin)}: ${r.stderr}`)
+  }
+  // Last: the payload only when stdin is blank (ASCII whitespace).
+  let r = hook(MISSING, [...closed, STOP], PRE)
+  assert.equal(r.code, 2, r.stderr)
+  for (const notBlank of ['\x0b', '\u00a0', '\ufeff']) {
+    r = hook(MISSING, [...closed, STOP], notBlank)
+    assert.equal(r.code, 2, `${JSON.stringify(notBlank)}: ${r.stderr}`)
+  }
+  // The legacy argv mode itself: blank stdin, JSON last.
+  r = hook(MISSING, [...closed, STOP], ' \n')
+  assert.deepEqual([r.code, r.stdout], [0, ''], r.stderr)
+})
+
+test('attack: an option is never the value of the option before it', () => {
+  const r = hook(MISSING, ['agenthooks', 'run', '--provider', '--fail=closed'], PRE)
+  assert.equal(r.code, 2, r.stderr)
+  assert.equal(r.stdout, '')
+  assert.ok(r.stderr.includes('`--provider` needs a value') && r.stderr.includes('exit 2'), r.stderr)
+})
+
+test('attack: an unknown option is a warning and the block stands', () => {
+  for (const extra of [['--timout=5'], ['--timout', '5'], ['--timout']]) {
+    const r = hook(MISSING, [...CLAUDE, ...extra, '--fail=closed'], PRE)
+    assert.equal(r.code, 2, `${extra}: ${r.stderr}`)
+    assert.ok(r.stderr.includes('ignored unknown option `--timout'), r.stderr)
+  }
+  const r = hook(MISSING, [...CLAUDE, '--timout', '5', '--fail=closed'], PRE)
+  assert.ok(r.stderr.includes('ignored unexpected argument `5`'), r.stderr)
+})
+
+test('attack: the last --fail wins, as in the core', () => {
+  const r = hook(MISSING, [...CLAUDE, '--fail=open', '--fail=closed'], PRE)
+  assert.equal(r.code, 2, r.stderr)
+})
+
+test('an unknown provider gets the universal answer; an alias is known', () => {
+  const argv = ['agenthooks', 'run', '--provider=claude-cod', '--fail=closed']
+  let r = hook(MISSING, argv, PRE)
+  assert.deepEqual([r.code, r.stdout], [2, ''], r.stderr)
+  assert.ok(r.stderr.includes('unknown_provider') && r.stderr.includes('claude-cod'), r.stderr)
+  // exit 2 on a stop event would make the agent continue: no opinion, logged.
+  r = hook(MISSING, argv, STOP)
+  assert.deepEqual([r.code, r.stdout], [0, ''], r.stderr)
+  assert.ok(r.stderr.includes('logged_only'), r.stderr)
+  const perm = JSON.stringify({ hook_event_name: 'PermissionRequest', tool_name: 'Bash' })
+  r = hook(MISSING, ['agenthooks', 'run', '--provider=Claude', '--fail=closed'], perm, { AH_MIDDLEWARE: '1' })
+  assert.equal(JSON.parse(r.stdout).hookSpecificOutput.decision.behavior, 'deny', r.stderr)
+})
+
+test('a bad value answers the fail policy even without a gating handler', () => {
+  const prompt = JSON.stringify({ hook_event_name: 'UserPromptSubmit', prompt: 'hi' })
+  const r = hook(MISSING, [...CLAUDE, '--fail=closed', '--timeout=ten'], prompt)
+  assert.equal(r.code, 2, r.stderr)
+  assert.ok(r.stderr.includes('--timeout') && r.stderr.includes('ten'), r.stderr)
+})
+
+test('run(): usage without the word', async () => {
+  const ah = await import(pathToFileURL(path.join(MISSING, 'node_modules/agenthooks/lib/index.mjs')).href)
+  const r = await ah.run(new ah.Router(), ['guard', 'run', '--provider=claude-code'], PRE)
+  assert.equal(r.exit_code, 64)
+  assert.ok(r.stderr.includes('agenthooks run --provider=<agent>'), r.stderr)
+})
+
+// ------------------------------------------- the shared runtime vectors
+// fixtures/runtime/*.json through the stand-in (main as a process, run()
+// in-process). The stand-in cannot decode or run handlers, so it is held to
+// the vector's outcome class: usage (exit 64), block (exit 2 or the agent's
+// JSON deny), or no opinion (exit 0, empty or `{}` stdout); exactly (exit
+// code and stdout) where the core's answer does not depend on decoding (an
+// unknown provider, usage, serve). Where a vector cannot apply, the reason
+// is here.
+
+const HANDLER_ONLY = "the core's answer is the vector guard's own deny under a fail-open router; without the core no handler runs and fail open answers no opinion, which is what is checked here (the argv rule the vector pins is attacked above)"
+// Vectors whose expected class the stand-in cannot give: the class it must give instead, and why.
+const STAND_IN_CLASS = {
+  'runtime/argv-json-before-the-word': ['none', HANDLER_ONLY],
+  'runtime/argv-json-last-with-stdin': ['none', HANDLER_ONLY],
+  'runtime/argv-payload-empty-stdin': ['none', HANDLER_ONLY],
+  'runtime/deep-tool-input': ['none', HANDLER_ONLY],
+  'runtime/huge-max-bytes': ['none', `${HANDLER_ONLY}; the huge limit must not break the stdin read`],
+  'runtime/huge-numbers': ['none', HANDLER_ONLY],
+  'runtime/lone-surrogate': ['none', HANDLER_ONLY],
+  'runtime/typo-option-space-form': ['none', HANDLER_ONLY],
+}
+// stderr mentions that come from the core's decoder (its error codes and
+// event-name hints): the stand-in does not decode; its stderr names
+// native_unavailable instead (checked for every vector).
+const FROM_THE_DECODER = {
+  'runtime/deep-array-fail-closed': ['not_an_object'],
+  'runtime/lowercase-event-fail-closed': ['`pretooluse`', 'did you mean `PreToolUse`'],
+  'runtime/nested-stop-name-is-not-the-event': ['invalid_utf8'],
+  'runtime/stop-invalid-utf8-fail-closed': ['invalid_utf8'],
+  'runtime/stop-too-large-fail-closed': ['too_large'],
+}
+const KNOWN_PROVIDERS = new Set(['claude-code', 'opencode'])
+const VECTOR_DIR = path.resolve(PKG, '../../fixtures/runtime')
+
+function vectorStdin(c) {
+  if ('stdin' in c) return Buffer.from(JSON.stringify(c.stdin))
+  if ('stdin_text' in c) return Buffer.from(c.stdin_text)
+  if ('stdin_b64' in c) return Buffer.from(c.stdin_b64, 'base64')
+  return Buffer.concat((c.stdin_parts ?? []).map((p) => Buffer.from(typeof p === 'string' ? p : p.repeat.repeat(p.times))))
+}
+
+function outcome(stdout, code) {
+  if (code === 2) return 'block'
+  if (code === 64) return 'usage'
+  if (code !== 0) return `exit ${code}`
+  if (stdout.trim() === '' || stdout.trim() === '{}') return 'none'
+  const v = JSON.parse(stdout)
+  const hso = v.hookSpecificOutput ?? {}
+  if (hso.permissionDecision === 'deny' || hso.decision?.behavior === 'deny') return 'block'
+  return 'other'
+}
+
+function checkVector(c, stdout, stderr, code, how) {
+  const e = c.expect
+  const where = `${c.name} (${how}): exit ${code}, stdout ${JSON.stringify(stdout)}, stderr ${JSON.stringify(stderr)}`
+  let want = outcome('stdout' in e ? e.stdout : JSON.stringify(e.stdout_json), e.exit_code)
+  if (STAND_IN_CLASS[c.name]) want = STAND_IN_CLASS[c.name][0]
+  assert.equal(outcome(stdout, code), want, where)
+  const provider = c.argv.find((a) => a.startsWith('--provider='))?.split('=')[1]
+  if (want === 'usage' || !KNOWN_PROVIDERS.has(provider) || c.argv.includes('serve')) {
+    assert.deepEqual([code, stdout], [e.exit_code, e.stdout], where)
+  }
+  for (const s of e.stderr_contains ?? []) {
+    if (!(FROM_THE_DECODER[c.name] ?? []).includes(s)) assert.ok(stderr.includes(s), `${where} lacks ${JSON.stringify(s)}`)
+  }
+  assert.ok(stderr.includes(MARKER), where)
+}
+
+test('the shared runtime vectors through the stand-in (main and run)', async () => {
+  const files = fs.readdirSync(VECTOR_DIR).filter((f) => f.endsWith('.json')).sort()
+  const cases = files.map((f) => JSON.parse(fs.readFileSync(path.join(VECTOR_DIR, f), 'utf8')))
+  const names = new Set(cases.map((c) => c.name))
+  for (const n of [...Object.keys(STAND_IN_CLASS), ...Object.keys(FROM_THE_DECODER)]) assert.ok(names.has(n), n)
+  for (const root of [MISSING, CORRUPT]) {
+    fs.writeFileSync(path.join(root, 'vector.mjs'), `
+import { Router, Decision, main } from 'agenthooks'
+const router = new Router({ policy: JSON.parse(process.env.AH_VECTOR_POLICY) })
+router.onToolPre((e) => (e.tool.command.includes('rm -rf') ? Decision.deny('vector guard: rm -rf is not allowed') : undefined))
+main(router)
+`)
+    const ah = await import(pathToFileURL(path.join(root, 'node_modules/agenthooks/lib/index.mjs')).href)
+    for (const c of cases) {
+      const env = { ...process.env, AH_VECTOR_POLICY: JSON.stringify(c.router ?? {}) }
+      delete env.AGENTHOOKS_NOTES
+      const p = spawnSync(process.execPath, [path.join(root, 'vector.mjs'), ...c.argv.slice(1)], {
+        input: vectorStdin(c),
+        env,
+        encoding: 'utf8',
+        timeout: 30000,
+        maxBuffer: 64 * 1024 * 1024,
+      })
+      checkVector(c, p.stdout, p.stderr, p.status, `main, ${path.basename(root)}`)
+      const router = new ah.Router({ policy: c.router ?? {} })
+      router.onToolPre(() => ah.Decision.deny('vector guard: rm -rf is not allowed'))
+      const r = await ah.run(router, c.argv, vectorStdin(c))
+      checkVector(c, r.stdout, r.stderr, r.exit_code, `run, ${path.basename(root)}`)
+    }
+  }
+  console.log(`stand-in runtime vectors: ${cases.length} of ${files.length}, ${Object.keys(STAND_IN_CLASS).length} held to the fail-open class (STAND_IN_CLASS)`)
+})
+
+test("the stand-in reads argv exactly as the core (differential, with the addon)", (t) => {
+  // The stand-in's plan of many argv shapes (typos, missing values, options
+  // as values, decoy JSON, huge numbers) against the core's launch: the
+  // parsed arguments and warnings field by field, and the problem through
+  // the core's answer to it. (Whether the last argument is the argv payload
+  // is not exposed by the addon: the vectors and the decoy attack cover it.)
+  let native
+  try {
+    native = createRequire(path.join(PKG, 'x.js'))('./index.js')
+  } catch (e) {
+    // make node-test builds the addon first; a bare `node --test` may not have it.
+    t.skip(`the addon is not built here (${String(e.message).split('\n')[0]})`)
+    return
+  }
+  const { launch } = createRequire(path.join(PKG, 'x.js'))('./lib/failsafe.js')
+  const vocab = [
+    'run', 'serve', 'runn', 'x', '5', '10', 'Stop', 'kimi', '--', '-v', '',
+    '--provider', '--provider=claude-code', '--provider=Claude', '--provider= gemini_CLI ',
+    '--provider=claude-cod', '--provider=', '--agent', '--dialect=openclaw',
+    '--fail', '--fail=closed', '--fail=open', '--fail=closd', '--fail=', '--fail=Closed',
+    '--timeout', '--timeout=ten', '--timeout=1e999', '--timeout=+.5', '--timeout= 5 ',
+    '--timeout=0', '--timeout=1_0', '--timeout=5.', '--timeout=inf', '--timeout=-1',
+    '--max-bytes=18446744073709551615', '--max-bytes=18446744073709551616', '--max-bytes=+7',
+    '--max-bytes=-0', '--max-bytes=0007', '--max-bytes=', '--max-bytes', '--max-bytes=1_0',
+    '--timout=5', '--timout', '--event', '--event=Stop', '--variant=v', '--hook-id=h',
+    '--match=Bash', '--fail=open=closed', '--provider=codex=x',
+    '{"hook_event_name":"Stop"}', ' {"a":1} ', '{bad}', '{"a":NaN}', '[1]', '{}',
+  ]
+  let seed = 22 // mulberry32: deterministic shapes
+  const rand = (n) => {
+    seed = (seed + 0x6d2b79f5) | 0
+    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x
+    return ((x ^ (x >>> 14)) >>> 0) % n
+  }
+  const shapes = []
+  for (let k = 0; k < 3000; k++) shapes.push(['guard', 'agenthooks', ...Array.from({ length: rand(7) }, () => vocab[rand(vocab.length)])])
+  shapes.push(['guard', '{"hook_event_name":"Stop"}', 'agenthooks', 'run'], ['guard', 'run'], ['agenthooks'])
+  for (const argv of shapes) {
+    const core = native.launch(argv)
+    const mine = launch(argv)
+    const where = JSON.stringify(argv)
+    if (!(core instanceof native.NativePlan)) {
+      // No word (usage), or `serve` with a problem (answered in launch).
+      assert.ok(mine === null || (mine.command === 'serve' && mine.problem !== null), where)
+      continue
+    }
+    assert.notEqual(mine, null, where)
+    const a = core.args
+    assert.deepEqual(
+      [core.command, a.provider, a.event, a.timeoutS, a.fail, a.maxBytes, core.warnings],
+      [mine.command, mine.provider, mine.event, mine.timeoutS, mine.fail, mine.maxBytes, mine.warnings],
+      where,
+    )
+    const r = core.prepare(a, JSON.stringify({ fail: 'closed' }), Buffer.from('{}'))
+    const stderr = r instanceof native.NativeInvocation ? '' : r.stderr
+    if (mine.problem) assert.ok(stderr.includes(`${mine.problem[0]}: ${mine.problem[1]}`), `${where}: ${stderr}`)
+    else assert.ok(!/invalid argument: |unknown provider `(?!\(not detected)/.test(stderr), `${where}: ${stderr}`)
+  }
+  const distinct = new Set(shapes.map((s) => JSON.stringify(s))).size
+  assert.ok(distinct > 2000, `the shapes are varied (${distinct} distinct)`)
+})
