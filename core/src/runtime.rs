@@ -379,8 +379,9 @@ pub fn effective_policy(router: &Router, args: &RunArgs) -> Policy {
 /// continuation).
 #[derive(Debug)]
 pub struct Invocation {
-    /// The decoded event.
-    pub event: Event,
+    /// The decoded event, shared (handler threads and the bindings' event
+    /// objects hold it without copying a large tool output or payload).
+    pub event: Arc<Event>,
     /// The effective policy.
     pub policy: Policy,
     /// Handler deadline in milliseconds.
@@ -492,7 +493,7 @@ pub fn prepare(
     }
     let deadline_ms = policy.deadline_ms(args.timeout_s);
     Ok(Invocation {
-        event,
+        event: Arc::new(event),
         policy,
         deadline_ms,
         counter,
@@ -504,7 +505,7 @@ impl Invocation {
     /// Encodes the handlers' outcome (a decision, or the error / panic /
     /// timeout that replaced it) into the agent's answer.
     pub fn complete(&self, decision: Result<Decision, Error>) -> Response {
-        let ev = &self.event;
+        let ev = &*self.event;
         let mut r =
             match decision.and_then(|d| Ok((d.kind, dialect::respond(ev, &d, &self.policy)?))) {
                 Ok((kind, r)) => {
@@ -727,8 +728,7 @@ pub fn run_plan(router: Arc<Router>, plan: &Plan, stdin: Result<Vec<u8>, Error>)
         Ok(inv) => inv,
         Err(answer) => return answer,
     };
-    let event = Arc::new(inv.event.clone());
-    let decision = decide_with_deadline(router, event, inv.deadline_ms);
+    let decision = decide_with_deadline(router, Arc::clone(&inv.event), inv.deadline_ms);
     inv.complete(decision)
 }
 
@@ -763,8 +763,7 @@ pub fn run(router: Arc<Router>, args: &RunArgs, payload: Result<Vec<u8>, Error>)
         Ok(inv) => inv,
         Err(answer) => return answer,
     };
-    let event = Arc::new(inv.event.clone());
-    let decision = decide_with_deadline(router, event, inv.deadline_ms);
+    let decision = decide_with_deadline(router, Arc::clone(&inv.event), inv.deadline_ms);
     inv.complete(decision)
 }
 

@@ -315,8 +315,8 @@ fn answer(router: &Arc<Router>, args: &RunArgs, payload: Vec<u8>) -> Response {
         Ok(inv) => inv,
         Err(r) => return r,
     };
-    let event = Arc::new(inv.event.clone());
-    let decision = runtime::decide_with_deadline(router.clone(), event, inv.deadline_ms);
+    let decision =
+        runtime::decide_with_deadline(router.clone(), Arc::clone(&inv.event), inv.deadline_ms);
     inv.complete(decision)
 }
 

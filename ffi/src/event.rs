@@ -1,6 +1,6 @@
 //! Decoding a payload into an `ah_event`, and reading it.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use agenthooks::{DecodeOptions, Detection, Error, Event, Provider};
 
@@ -21,19 +21,26 @@ pub struct ah_decode_options {
 /// run concurrently from any thread. Free with `ah_event_free`.
 #[derive(Debug)]
 pub struct ah_event {
-    pub(crate) event: Event,
+    pub(crate) event: Arc<Event>,
     json: OnceLock<NulStr>,
     native: OnceLock<NulStr>,
 }
 
 impl ah_event {
-    pub(crate) fn new(mut event: Event) -> ah_event {
+    pub(crate) fn new(event: Event) -> ah_event {
+        ah_event::shared(&mut Arc::new(event))
+    }
+
+    /// Shares an event (an invocation's) without copying it.
+    pub(crate) fn shared(event: &mut Arc<Event>) -> ah_event {
         // Keep a NUL after the raw bytes (outside `len`), so the view
-        // `ah_event_raw` returns is a C string like every `ah_str`.
-        event.raw.reserve_exact(1);
-        event.raw.spare_capacity_mut()[0].write(0);
+        // `ah_event_raw` returns is a C string like every `ah_str`. The
+        // event is not shared yet, so this does not copy it.
+        let raw = &mut Arc::make_mut(event).raw;
+        raw.reserve_exact(1);
+        raw.spare_capacity_mut()[0].write(0);
         ah_event {
-            event,
+            event: Arc::clone(event),
             json: OnceLock::new(),
             native: OnceLock::new(),
         }

@@ -440,8 +440,8 @@ pub unsafe extern "C" fn ah_invocation_prepare(
             None => Ok(bytes.to_vec()),
         };
         match start(&a.plan, &p, read) {
-            Ok(inv) => {
-                let event = ah_event::new(inv.event.clone());
+            Ok(mut inv) => {
+                let event = ah_event::shared(&mut inv.event);
                 let policy_json =
                     NulStr::new(serde_json::to_string(&inv.policy).unwrap_or_default());
                 let v = ah_invocation {

@@ -201,7 +201,7 @@ impl NativeInvocation {
     /// The decoded event (loop-guard count filled).
     #[napi(ts_return_type = "ExternalObject<'agenthooks:Event'>")]
     pub fn event(&self) -> External<Event> {
-        handle(self.inner.inv.event.clone())
+        handle(Event::clone(&self.inner.inv.event))
     }
 
     /// The effective policy (JSON).

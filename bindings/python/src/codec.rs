@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use agenthooks::merge::{self, Fold};
 use agenthooks::{
@@ -85,7 +86,7 @@ pub fn decode<'py>(
     } else {
         agenthooks::decode(provider, &bytes, &opts)
     };
-    event_to_py(py, ev.py()?)
+    event_to_py(py, Arc::new(ev.py()?))
 }
 
 /// Encodes a decision for the event's agent, degrading per policy.

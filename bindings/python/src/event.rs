@@ -625,11 +625,9 @@ plain_kind!(
 );
 
 /// The event as an instance of its kind's class.
-pub fn event_to_py(py: Python<'_>, ev: Event) -> PyResult<Bound<'_, PyAny>> {
+pub fn event_to_py(py: Python<'_>, ev: Arc<Event>) -> PyResult<Bound<'_, PyAny>> {
     let kind = ev.kind;
-    let base = PyClassInitializer::from(PyEvent {
-        inner: Arc::new(ev),
-    });
+    let base = PyClassInitializer::from(PyEvent { inner: ev });
     macro_rules! new {
         ($ty:ident) => {
             Bound::new(py, base.add_subclass($ty)).map(Bound::into_any)

@@ -5,6 +5,8 @@
 //! the fail policy) and the stdout guard. Python drives the steps so that
 //! its handlers run in Python threads; every rule stays in the core.
 
+use std::sync::Arc;
+
 use agenthooks::runtime::{self, Invocation, Launch, Plan, StdoutGuard};
 use agenthooks::{Error, Fail};
 use pyo3::prelude::*;
@@ -214,7 +216,9 @@ pub fn prepare<'py>(
     };
     match runtime::start(plan, policy, bytes) {
         Ok(inner) => {
-            let event = event_to_py(py, inner.event.clone())?.unbind();
+            // Shared with the invocation, not copied (a large tool output
+            // and the payload stay in one place).
+            let event = event_to_py(py, Arc::clone(&inner.event))?.unbind();
             Ok(Bound::new(py, PyInvocation { inner, event })?.into_any())
         }
         Err(answer) => Ok(Bound::new(py, PyResponse::from(answer))?.into_any()),
