@@ -492,6 +492,31 @@ ah_status ah_event_decode(const uint8_t *provider,
 struct ah_str ah_event_json(const struct ah_event *event);
 
 /**
+ * Returns the event's canonical JSON without `output` and `raw`: the
+ * small part, for a binding to decode up front while the tool output
+ * (`ah_event_output_json`) and the payload (`ah_event_raw`) are read only
+ * when a handler asks. Rendered on first use and cached; the view is
+ * valid until `ah_event_free(event)`. `{NULL, 0}` when `event` is NULL.
+ * Thread-safe.
+ *
+ * # Safety
+ * `event` must be NULL or a live `ah_event`.
+ */
+struct ah_str ah_event_head_json(const struct ah_event *event);
+
+/**
+ * Returns the event's tool output (the canonical `output` member) as
+ * JSON text; `{NULL, 0}` when the event has none (the member is then
+ * absent from the canonical JSON) or `event` is NULL. Rendered on first
+ * use and cached; the view is valid until `ah_event_free(event)`.
+ * Thread-safe.
+ *
+ * # Safety
+ * `event` must be NULL or a live `ah_event`.
+ */
+struct ah_str ah_event_output_json(const struct ah_event *event);
+
+/**
  * Returns the verbatim payload bytes (valid UTF-8 JSON). The view is
  * valid until `ah_event_free(event)`; `{NULL, 0}` when `event` is NULL.
  * Thread-safe.

@@ -294,6 +294,17 @@ fn run_case(c: &Case) {
             let without: Value =
                 serde_json::from_str(&format!("{head}}}")).expect("to_json is JSON");
             assert_eq!(without, got, "{}: to_json without raw", c.name);
+            // The head (what bindings decode eagerly) plus the output (read
+            // on demand) is the canonical event, exactly.
+            let mut split: Value =
+                serde_json::from_str(&ev.head_json()).expect("head_json is JSON");
+            let obj = split.as_object_mut().expect("head_json is an object");
+            assert!(!obj.contains_key("output") && !obj.contains_key("raw"));
+            if let Some(out) = ev.output_json() {
+                let out: Value = serde_json::from_str(&out).expect("output_json is JSON");
+                obj.insert("output".into(), out);
+            }
+            assert_eq!(&split, want, "{}: head_json + output_json", c.name);
         }
         (None, Some(code), Err(e)) => {
             assert_eq!(e.code().as_str(), code.code, "{}: error code ({e})", c.name)

@@ -23,6 +23,8 @@ pub struct ah_decode_options {
 pub struct ah_event {
     pub(crate) event: Arc<Event>,
     json: OnceLock<NulStr>,
+    head: OnceLock<NulStr>,
+    output: OnceLock<Option<NulStr>>,
     native: OnceLock<NulStr>,
 }
 
@@ -42,6 +44,8 @@ impl ah_event {
         ah_event {
             event: Arc::clone(event),
             json: OnceLock::new(),
+            head: OnceLock::new(),
+            output: OnceLock::new(),
             native: OnceLock::new(),
         }
     }
@@ -250,6 +254,48 @@ pub unsafe extern "C" fn ah_event_json(event: *const ah_event) -> ah_str {
         // SAFETY: `event` is NULL or live (caller contract).
         unsafe { ptr::borrow_opt(event) }.map_or(ah_str::NONE, |e| {
             e.json.get_or_init(|| NulStr::new(e.event.to_json())).view()
+        })
+    })
+}
+
+/// Returns the event's canonical JSON without `output` and `raw`: the
+/// small part, for a binding to decode up front while the tool output
+/// (`ah_event_output_json`) and the payload (`ah_event_raw`) are read only
+/// when a handler asks. Rendered on first use and cached; the view is
+/// valid until `ah_event_free(event)`. `{NULL, 0}` when `event` is NULL.
+/// Thread-safe.
+///
+/// # Safety
+/// `event` must be NULL or a live `ah_event`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_event_head_json(event: *const ah_event) -> ah_str {
+    guard_value(|| {
+        // SAFETY: `event` is NULL or live (caller contract).
+        unsafe { ptr::borrow_opt(event) }.map_or(ah_str::NONE, |e| {
+            e.head
+                .get_or_init(|| NulStr::new(e.event.head_json()))
+                .view()
+        })
+    })
+}
+
+/// Returns the event's tool output (the canonical `output` member) as
+/// JSON text; `{NULL, 0}` when the event has none (the member is then
+/// absent from the canonical JSON) or `event` is NULL. Rendered on first
+/// use and cached; the view is valid until `ah_event_free(event)`.
+/// Thread-safe.
+///
+/// # Safety
+/// `event` must be NULL or a live `ah_event`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_event_output_json(event: *const ah_event) -> ah_str {
+    guard_value(|| {
+        // SAFETY: `event` is NULL or live (caller contract).
+        unsafe { ptr::borrow_opt(event) }.map_or(ah_str::NONE, |e| {
+            e.output
+                .get_or_init(|| e.event.output_json().map(NulStr::new))
+                .as_ref()
+                .map_or(ah_str::NONE, NulStr::view)
         })
     })
 }

@@ -271,6 +271,19 @@ static void run_provider_case(const char *dir, const char *name) {
       jval *want = json_parse(want_event, elen);
       CHECK(got && want && json_equal(got, want), "%s: canonical event\n   got: %.*s\n  want: %s", name,
             (int)(js.len > 2000 ? 2000 : js.len), js.ptr, want_event);
+      /* The head (no output, no raw) and the output read apart are the
+         canonical event. */
+      ah_str hj = ah_event_head_json(ev), oj = ah_event_output_json(ev);
+      jval *head = json_parse(hj.ptr, hj.len);
+      jval *out = oj.ptr ? json_parse(oj.ptr, oj.len) : NULL;
+      const jval *gout = got ? json_get(got, "output") : NULL;
+      CHECK(gout ? (out && json_equal(out, gout)) : (oj.ptr == NULL && oj.len == 0), "%s: output_json", name);
+      if (got) json_remove(got, "output");
+      CHECK(head && !json_get(head, "output") && !json_get(head, "raw") && json_equal(head, got), "%s: head_json",
+            name);
+      CHECK(hj.ptr == ah_event_head_json(ev).ptr && hj.ptr[hj.len] == '\0', "%s: head_json cached", name);
+      json_free(head);
+      json_free(out);
       json_free(got);
       json_free(want);
       json_free(raw_parsed);
@@ -673,7 +686,9 @@ static void test_decode(void) {
   ah_decode_options_free(NULL);
 
   /* NULL event: sentinels. */
-  CHECK(ah_event_json(NULL).ptr == NULL && ah_event_raw(NULL).ptr == NULL, "event NULL views");
+  CHECK(ah_event_json(NULL).ptr == NULL && ah_event_raw(NULL).ptr == NULL && ah_event_head_json(NULL).ptr == NULL &&
+            ah_event_output_json(NULL).ptr == NULL,
+        "event NULL views");
   CHECK(ah_event_provider(NULL).ptr == NULL && ah_event_kind(NULL).ptr == NULL && ah_event_native_name(NULL).ptr == NULL,
         "event NULL names");
   ah_event_free(NULL);

@@ -253,6 +253,49 @@ impl Event {
         s
     }
 
+    /// The canonical JSON without `output` and `raw`: the small part of an
+    /// event, for bindings that hand the tool output and the payload to
+    /// their language only when a handler asks (see `ah_event_head_json`).
+    /// [`Event::output_json`] and `raw` complete it.
+    pub fn head_json(&self) -> String {
+        // Every field but the two large ones; a struct literal, so a new
+        // field cannot be forgotten here.
+        let head = Event {
+            provider: self.provider,
+            variant: self.variant.clone(),
+            native_name: self.native_name.clone(),
+            kind: self.kind,
+            detection: self.detection,
+            session: self.session.clone(),
+            agent: self.agent.clone(),
+            tool: self.tool.clone(),
+            prompt: self.prompt.clone(),
+            output: Value::Null,
+            failed: self.failed,
+            error: self.error.clone(),
+            duration_ms: self.duration_ms,
+            stop: self.stop.clone(),
+            source: self.source.clone(),
+            reason: self.reason.clone(),
+            trigger: self.trigger.clone(),
+            instructions: self.instructions.clone(),
+            message: self.message.clone(),
+            path: self.path.clone(),
+            backfilled: self.backfilled,
+            raw: Vec::new(),
+        };
+        serde_json::to_string(&head).unwrap_or_else(|_| "{}".into())
+    }
+
+    /// The tool output as canonical JSON text (as in [`Event::to_json`]),
+    /// or `None` when the event has none (the field is then absent).
+    pub fn output_json(&self) -> Option<String> {
+        if is_empty_value(&self.output) {
+            return None;
+        }
+        serde_json::to_string(&self.output).ok()
+    }
+
     /// The canonical JSON without `raw`, as a value (what fixtures compare).
     pub fn to_value_without_raw(&self) -> Value {
         serde_json::to_value(self).unwrap_or(Value::Null)
