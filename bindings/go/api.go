@@ -60,7 +60,7 @@ func WithMaxBytes(n int) DecodeOption { return func(o *decodeOptions) { o.maxByt
 
 // Decode decodes one hook payload of provider (an id or alias:
 // "claude-code", "claude", "codex", "cursor", ...) into an Event. The
-// payload is kept verbatim in Event.Raw. The event owns a native handle
+// payload is kept verbatim in Event.Raw (a copy). The event owns a native handle
 // for Respond; Close it when done (a finalizer is the backstop).
 //
 // Errors are *Error with the core's codes (invalid_json, invalid_utf8,
@@ -106,7 +106,7 @@ func Decode(provider string, payload []byte, opts ...DecodeOption) (*Event, erro
 		return nil, errorOf(st, cerr)
 	}
 	native := newNativeEvent(ev)
-	e, err := eventFromJSON(view(C.ah_event_json(ev)), false)
+	e, err := eventFromNative(ev, bytes.Clone(payload), native)
 	runtime.KeepAlive(native)
 	if err != nil {
 		native.free()
@@ -116,24 +116,9 @@ func Decode(provider string, payload []byte, opts ...DecodeOption) (*Event, erro
 	return e, nil
 }
 
-// eventFromJSON builds an Event from canonical JSON (numbers in maps stay
-// exact as json.Number). strict rejects unknown fields (tests use it to
-// prove the Go types mirror every field the core emits).
-func eventFromJSON(b []byte, strict bool) (*Event, error) {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	if strict {
-		d.DisallowUnknownFields()
-	}
-	var e Event
-	if err := d.Decode(&e); err != nil {
-		return nil, newError("invalid_json", "canonical event: %v", err)
-	}
-	return &e, nil
-}
-
-// Close releases the event's native handle (Respond then fails). Safe to
-// call more than once; events without a handle have nothing to release.
+// Close releases the event's native handle (Respond then fails, and
+// Output returns nil unless it was read before). Safe to call more than
+// once; events without a handle have nothing to release.
 func (e *Event) Close() error {
 	if e.native != nil {
 		e.native.free()
@@ -256,7 +241,7 @@ func takeResponse(r *C.ah_response) *Response {
 		ExitCode: int(C.ah_response_exit_code(r)),
 	}
 	if notes := view(C.ah_response_notes_json(r)); len(notes) > 2 {
-		_ = json.Unmarshal(notes, &out.Notes)
+		out.Notes, _ = notesFromJSON(notes)
 	}
 	return out
 }
@@ -298,27 +283,26 @@ func mergeList(ds []Decision, all bool) (Decision, error) {
 	return decisionFromJSON(takeBuf(out))
 }
 
-func decisionFromJSON(b []byte) (Decision, error) {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	var out Decision
-	if err := d.Decode(&out); err != nil {
-		return Decision{}, newError("invalid_decision", "%v", err)
-	}
-	return out, nil
-}
-
 // NormalizeDecision parses decision JSON as every agenthooks language
 // does (any kind spelling, context as a string or a list, stop_agent as a
 // flag, string or object; unknown fields are an error) and returns it.
 func NormalizeDecision(decisionJSON []byte) (Decision, error) {
+	b, err := normalizeDecisionJSON(decisionJSON)
+	if err != nil {
+		return Decision{}, err
+	}
+	return decisionFromJSON(b)
+}
+
+// normalizeDecisionJSON is the core's normalized decision JSON.
+func normalizeDecisionJSON(decisionJSON []byte) ([]byte, error) {
 	p, n := bytesArg(decisionJSON)
 	var out *C.ah_buf
 	var cerr *C.ah_error
 	if st := C.ah_decision_normalize(p, n, &out, &cerr); st != C.AH_OK {
-		return Decision{}, errorOf(st, cerr)
+		return nil, errorOf(st, cerr)
 	}
-	return decisionFromJSON(takeBuf(out))
+	return takeBuf(out), nil
 }
 
 // Capability is what one native event of one agent can express.

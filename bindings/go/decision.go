@@ -1,6 +1,9 @@
 package agenthooks
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"unicode/utf8"
+)
 
 // DecisionKind is what a hook decided.
 type DecisionKind string
@@ -53,12 +56,134 @@ type StopAgent struct {
 }
 
 // MarshalJSON renders the decision JSON; an empty Kind is no_decision.
+// Written out by hand (the same members, order and omissions as the
+// struct tags say): letting encoding/json reflect over Decision costs a
+// hook process a fixed first-use price. TestDecisionJSONMatchesTags holds
+// it to the tags.
 func (d Decision) MarshalJSON() ([]byte, error) {
-	type plain Decision
 	if d.Kind == "" {
 		d.Kind = DecisionNoDecision
 	}
-	return json.Marshal(plain(d))
+	b := make([]byte, 0, 64+len(d.Reason)+len(d.Instruction))
+	b = append(b, `{"kind":`...)
+	b = appendJSONString(b, string(d.Kind))
+	b = appendMember(b, "reason", d.Reason)
+	b = appendMember(b, "instruction", d.Instruction)
+	if len(d.Context) > 0 {
+		b = append(b, `,"context":[`...)
+		for i, c := range d.Context {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, c)
+		}
+		b = append(b, ']')
+	}
+	b = appendMember(b, "system_message", d.SystemMessage)
+	b = appendMember(b, "block_reason", d.BlockReason)
+	if d.StopAgent != nil {
+		b = append(b, `,"stop_agent":{`...)
+		if d.StopAgent.Reason != "" {
+			b = append(b, `"reason":`...)
+			b = appendJSONString(b, d.StopAgent.Reason)
+		}
+		b = append(b, '}')
+	}
+	var err error
+	if len(d.UpdatedInput) > 0 {
+		if b, err = appendValue(b, "updated_input", d.UpdatedInput); err != nil {
+			return nil, err
+		}
+	}
+	if d.ReplacedOutput != nil {
+		if b, err = appendValue(b, "replaced_output", d.ReplacedOutput); err != nil {
+			return nil, err
+		}
+	}
+	if len(d.Native) > 0 {
+		if b, err = appendValue(b, "native", d.Native); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, '}'), nil
+}
+
+// appendMember appends `,"key":"value"` unless value is empty.
+func appendMember(b []byte, key, value string) []byte {
+	if value == "" {
+		return b
+	}
+	b = append(b, ',', '"')
+	b = append(b, key...)
+	b = append(b, '"', ':')
+	return appendJSONString(b, value)
+}
+
+// appendValue appends `,"key":<value as encoding/json renders it>`.
+func appendValue(b []byte, key string, v any) ([]byte, error) {
+	j, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, ',', '"')
+	b = append(b, key...)
+	b = append(b, '"', ':')
+	return append(b, j...), nil
+}
+
+// appendJSONString appends s as a JSON string as encoding/json writes it
+// (invalid UTF-8 becomes U+FFFD; <, > and & are escaped).
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }
 
 // IsNeutral reports whether the decision falls through in the router.

@@ -43,11 +43,14 @@ const (
 )
 
 // Event is one hook event from any agent: the canonical JSON
-// (docs/canonical-json.md) as Go values. Raw is the payload verbatim.
+// (docs/canonical-json.md) as Go values. Raw is the payload verbatim; the
+// tool output is read on demand (Output), so a hook that does not look at
+// a large tool output never copies or decodes it.
 //
 // Events from Decode own a native handle (for Respond); Close it when
 // done, or leave it to the garbage collector. Events passed to handlers
-// by Main/Run are plain data.
+// by Main/Run are plain data but for Output, which they read from the
+// core while the hook call runs.
 type Event struct {
 	Provider   string  `json:"provider"`
 	Variant    string  `json:"variant,omitempty"`
@@ -58,11 +61,10 @@ type Event struct {
 	// Agent is set only inside a subagent.
 	Agent *Agent `json:"agent,omitempty"`
 	// Tool is set on tool.pre, tool.post, tool.error and permission.request.
-	Tool   *ToolCall       `json:"tool,omitempty"`
-	Prompt string          `json:"prompt,omitempty"`
-	Output json.RawMessage `json:"output,omitempty"`
-	Failed bool            `json:"failed,omitempty"`
-	Error  string          `json:"error,omitempty"`
+	Tool   *ToolCall `json:"tool,omitempty"`
+	Prompt string    `json:"prompt,omitempty"`
+	Failed bool      `json:"failed,omitempty"`
+	Error  string    `json:"error,omitempty"`
 	// DurationMs is nil when the agent did not report it.
 	DurationMs   *uint64         `json:"duration_ms,omitempty"`
 	Stop         *StopInfo       `json:"stop,omitempty"`
@@ -76,6 +78,7 @@ type Event struct {
 	Raw          json.RawMessage `json:"raw"`
 
 	native *nativeEvent
+	output *lazyOutput
 }
 
 // Session holds session-level facts.

@@ -350,9 +350,29 @@ func runProviderCase(t *testing.T, c *fixtureCase) {
 		if !bytes.Equal(ev.Raw, payload) {
 			t.Errorf("Event.Raw must be byte-identical to the payload")
 		}
-		// The Go types mirror every field the core emits.
-		if _, err := eventFromJSON(full, true); err != nil {
+		// The Go types mirror every field the core emits (the head: all
+		// but output and raw), and the hand-walked decoding of the head
+		// equals encoding/json's reflective one.
+		head := ev.headJSON()
+		slow, err := reflectiveEvent(head)
+		if err != nil {
 			t.Errorf("Go Event type lacks a field: %v", err)
+		} else {
+			fast, err := decodeHead(head)
+			if err != nil {
+				t.Fatalf("decodeHead: %v", err)
+			}
+			if !reflect.DeepEqual(fast, slow) {
+				t.Errorf("decodeHead differs from encoding/json\n fast: %+v\n slow: %+v", fast, slow)
+			}
+		}
+		// Output (read on demand) is the canonical output, exactly.
+		if want, ok := got["output"]; ok {
+			if out := ev.Output(); out == nil || !reflect.DeepEqual(parse(t, out), want) {
+				t.Errorf("Output() = %s, want %v", out, want)
+			}
+		} else if out := ev.Output(); out != nil {
+			t.Errorf("Output() = %s, want nil (no output)", out)
 		}
 	case c.Expect.Error != nil && c.Expect.Event == nil:
 		var e *Error
@@ -551,4 +571,18 @@ func TestRouterFixtures(t *testing.T) {
 	if ran != total || (total == 0 && filter == "") {
 		t.Fatalf("ran %d != total %d (or no fixtures)", ran, total)
 	}
+}
+
+// reflectiveEvent decodes a head JSON the way encoding/json does it into
+// the Event struct, rejecting unknown fields: the reference decodeHead is
+// held to.
+func reflectiveEvent(b []byte) (*Event, error) {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	d.DisallowUnknownFields()
+	var e Event
+	if err := d.Decode(&e); err != nil {
+		return nil, err
+	}
+	return &e, nil
 }

@@ -130,13 +130,14 @@ func answer(ctx context.Context, r *Router, args *C.ah_run_args, payload []byte,
 	}
 	defer C.ah_invocation_free(inv)
 
-	// The canonical JSON without raw, and raw as bytes: raw is the payload
-	// verbatim and may nest deeper than encoding/json's limit (10 000).
-	ev, err := eventFromJSON(view(C.ah_invocation_event_view(inv)), false)
+	// The head (the canonical JSON without output and raw) decoded; raw is
+	// the payload bytes as read (verbatim: it may nest deeper than
+	// encoding/json allows); the output is read when a handler asks.
+	ev, err := eventFromNative(C.ah_invocation_event(inv), payload, nil)
 	if err != nil {
 		return completeError(inv, err), nil
 	}
-	ev.Raw = append(json.RawMessage(nil), view(C.ah_event_raw(C.ah_invocation_event(inv)))...)
+	defer ev.releaseOutput() // before the invocation is freed
 	deadline := time.Duration(C.ah_invocation_deadline_ms(inv)) * time.Millisecond
 	return decide(ctx, r, ev, inv, deadline), nil
 }

@@ -1,0 +1,112 @@
+package agenthooks
+
+/*
+#include "agenthooks.h"
+*/
+import "C"
+
+import (
+	"bytes"
+	"encoding/json"
+	"runtime"
+	"sync"
+)
+
+// The hook path reads as little as it can: an event is built from the
+// core's head JSON (the canonical event without its tool output and raw
+// payload, a few hundred bytes), decoded without reflecting over the Go
+// types; the tool output is read from the core only when a handler calls
+// Event.Output. A 1 MiB PostToolUse thus costs the Go side the head, not
+// two megabytes of encoding/json.
+
+// lazyOutput is where Event.Output comes from: the native event, until
+// the hook call that owns it ends (release) or the event is closed.
+type lazyOutput struct {
+	mu     sync.Mutex
+	ev     *C.ah_event  // borrowed from an invocation; nil once released
+	owner  *nativeEvent // or the event's own handle (Decode)
+	val    json.RawMessage
+	loaded bool
+}
+
+func (l *lazyOutput) get() json.RawMessage {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.loaded {
+		return l.val
+	}
+	p := l.ev
+	if l.owner != nil {
+		p = l.owner.p
+	}
+	if p == nil {
+		return nil // released or closed before anyone read it
+	}
+	maybeGC()
+	if s := view(C.ah_event_output_json(p)); len(s) > 0 {
+		l.val = bytes.Clone(s)
+	}
+	runtime.KeepAlive(l.owner)
+	l.loaded = true
+	return l.val
+}
+
+func (l *lazyOutput) release() {
+	l.mu.Lock()
+	l.ev = nil
+	l.mu.Unlock()
+}
+
+// Output is the tool output as canonical JSON (tool.post, tool.error and
+// the like; nil when the agent sent none). It is read from the core on
+// the first call and kept; do not modify it. An event handed to a handler
+// by Main or Run reads it while the hook call runs; one from Decode until
+// Close. After that, an event that never read its output returns nil.
+func (e *Event) Output() json.RawMessage {
+	if e.output == nil {
+		return nil
+	}
+	return e.output.get()
+}
+
+// SetOutput sets what Output returns (for building events in tests).
+func (e *Event) SetOutput(out json.RawMessage) {
+	e.output = &lazyOutput{val: out, loaded: true}
+}
+
+// releaseOutput ends the event's access to the core's output: Main and Run
+// call it before they free the invocation the event came from.
+func (e *Event) releaseOutput() {
+	if e.output != nil {
+		e.output.release()
+	}
+}
+
+// eventFromNative builds the Go event of a native one: its head JSON
+// decoded, Raw set to raw (the payload the caller already holds; empty:
+// copied from the native event), Output read on demand. owner, when set,
+// is the handle that keeps ev alive (Decode); otherwise the caller calls
+// releaseOutput before ev goes away.
+func eventFromNative(ev *C.ah_event, raw []byte, owner *nativeEvent) (*Event, error) {
+	e, err := decodeHead(view(C.ah_event_head_json(ev)))
+	if err != nil {
+		return nil, err
+	}
+	if len(raw) == 0 {
+		raw = bytes.Clone(view(C.ah_event_raw(ev)))
+	}
+	e.Raw = raw
+	e.output = &lazyOutput{ev: ev, owner: owner}
+	return e, nil
+}
+
+// headJSON is the event's head JSON as the core renders it (tests compare
+// the two decoders on it); nil without a native handle.
+func (e *Event) headJSON() []byte {
+	if e.native == nil || e.native.p == nil {
+		return nil
+	}
+	out := bytes.Clone(view(C.ah_event_head_json(e.native.ptr())))
+	runtime.KeepAlive(e.native)
+	return out
+}

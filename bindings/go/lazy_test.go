@@ -1,0 +1,86 @@
+package agenthooks
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// A handler run by Run reads the tool output on demand; an event kept past
+// the hook call keeps what it read and nothing else (the core's copy is
+// gone with the invocation).
+func TestOutputOnDemandInRun(t *testing.T) {
+	payload := `{"session_id":"s","hook_event_name":"PostToolUse","tool_name":"Bash",` +
+		`"tool_input":{"command":"make"},"tool_use_id":"t",` +
+		`"tool_response":{"stdout":"ok \"quoted\"\n","exit_code":0}}` + "\n"
+	var read, unread *Event
+	var during json.RawMessage
+	r := NewRouter()
+	r.OnToolPost(func(ctx context.Context, e *ToolPostEvent) (Decision, error) {
+		if strings.Contains(e.Tool.Command, "make") && read == nil {
+			read = e.Event
+			during = e.Output()
+		} else {
+			unread = e.Event
+		}
+		return NoDecision(), nil
+	})
+	for i := 0; i < 2; i++ {
+		var out, errb bytes.Buffer
+		argv := []string{"hook", "agenthooks", "run", "--provider=claude-code"}
+		if code := Run(context.Background(), r, argv, strings.NewReader(payload), &out, &errb); code != 0 {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+	}
+	var got map[string]any
+	if err := json.Unmarshal(during, &got); err != nil || got["stdout"] != "ok \"quoted\"\n" {
+		t.Fatalf("Output() during the call = %s (%v)", during, err)
+	}
+	if !bytes.Equal(read.Output(), during) {
+		t.Errorf("a read output must stay readable after the call: %s", read.Output())
+	}
+	if unread.Output() != nil {
+		t.Errorf("an output never read during the call is gone after it: %s", unread.Output())
+	}
+	if string(read.Raw) != payload {
+		t.Errorf("Raw = %q, want the payload verbatim", read.Raw)
+	}
+}
+
+// An event from Decode reads its output until Close; SetOutput builds one
+// for tests.
+func TestOutputOfDecodedEvents(t *testing.T) {
+	ev, err := Decode("claude-code", []byte(`{"session_id":"s","hook_event_name":"PostToolUse",`+
+		`"tool_name":"Read","tool_input":{"file_path":"/x"},"tool_use_id":"t","tool_response":"line\n"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(ev.Output()) != `"line\n"` {
+		t.Errorf("Output() = %s", ev.Output())
+	}
+	ev2, err := Decode("claude-code", []byte(`{"session_id":"s","hook_event_name":"PostToolUse",`+
+		`"tool_name":"Read","tool_input":{},"tool_use_id":"t","tool_response":"x"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev2.Close()
+	if ev2.Output() != nil {
+		t.Errorf("Output() after Close without a read = %s, want nil", ev2.Output())
+	}
+	pre, err := Decode("claude-code", []byte(`{"session_id":"s","hook_event_name":"PreToolUse",`+
+		`"tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"t"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pre.Close()
+	if pre.Output() != nil {
+		t.Errorf("a PreToolUse has no output, got %s", pre.Output())
+	}
+	var e Event
+	e.SetOutput(json.RawMessage(`{"a":1}`))
+	if string(e.Output()) != `{"a":1}` || (&Event{}).Output() != nil {
+		t.Errorf("SetOutput / zero Event")
+	}
+}
