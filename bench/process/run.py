@@ -116,7 +116,14 @@ def programs(a: argparse.Namespace, work: pathlib.Path) -> list[Program]:
     add(Program("python -c pass", [a.python, "-c", "pass"], "floor"), a.python)
     add(Program("node -e 0", [a.node, "-e", "0"], "floor"), a.node)
     add(Program("rust guard", [a.rust_guard, *run], "guard", "/bin/true"), a.rust_guard)
+    if a.rust_static_guard:
+        add(Program("rust guard (static)", [a.rust_static_guard, *run], "guard", "/bin/true"),
+            a.rust_static_guard)
     add(Program("go guard", [a.go_guard, *run], "guard", "go+cgo floor"), a.go_guard)
+    if a.go_static_guard:
+        add(Program("go guard (static, gc-sections)", [a.go_static_guard, *run], "guard", "go+cgo floor"),
+            a.go_static_guard)
+    add(Program("go encoding/json hook (ref)", [a.go_json_hook], "ref"), a.go_json_hook)
     add(Program("python guard", [a.python, str(ROOT / "examples/python/guard.py"), *run], "guard",
                 "python -c pass"), a.python)
     add(Program("node guard (ESM)", [a.node, str(ROOT / "examples/node/guard.mjs"), *run], "guard",
@@ -163,9 +170,9 @@ class Runner:
         self.err = str(work / "stderr")
         self.report = str(work / "measured")
 
-    def once(self, p: Program, payload: str) -> tuple[float, int, int]:
-        """(wall seconds, exit code, peak RSS in KiB) of one run, as the
-        measure helper (measure.c) saw it."""
+    def once(self, p: Program, payload: str) -> tuple[float, int, int, float]:
+        """(wall seconds, exit code, peak RSS in KiB, CPU seconds) of one
+        run, as the measure helper (measure.c) saw it."""
         argv = [self.measure, self.payload_files[payload], self.out, self.err, *p.argv]
         actions = [(os.POSIX_SPAWN_OPEN, 1, self.report, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)]
         pid = os.posix_spawn(self.measure, argv, self.env, file_actions=actions)
@@ -173,11 +180,11 @@ class Runner:
         if os.waitstatus_to_exitcode(status) != 0:
             raise RuntimeError(f"measure failed on {shlex.join(p.argv)}: "
                                f"{pathlib.Path(self.err).read_text(errors='replace')[:500]}")
-        ns, code, kib = pathlib.Path(self.report).read_text().split()
-        return int(ns) / 1e9, int(code), int(kib)
+        ns, code, kib, cpu_us = pathlib.Path(self.report).read_text().split()
+        return int(ns) / 1e9, int(code), int(kib), int(cpu_us) / 1e6
 
     def answer(self, p: Program, payload: str) -> tuple[bytes, bytes, int]:
-        _, code, _ = self.once(p, payload)
+        _, code, _, _ = self.once(p, payload)
         return (pathlib.Path(self.out).read_bytes(), pathlib.Path(self.err).read_bytes(), code)
 
 
@@ -220,28 +227,30 @@ def fmt_ms(s: float) -> str:
     return f"{ms:.2f}" if ms < 10 else f"{ms:.1f}"
 
 
-def report(progs: list[Program], names: list[str], times, rss, peer: str | None, rounds: int,
+def report(progs: list[Program], names: list[str], times, rss, cpus, peer: str | None, rounds: int,
            load: tuple[float, float], goals_too: bool) -> dict:
     med = {(p.name, n): statistics.median(times[p.name, n]) for p in progs for n in names}
     p90 = {(p.name, n): quantile(times[p.name, n], 0.9) for p in progs for n in names}
     mrss = {(p.name, n): statistics.median(rss[p.name, n]) for p in progs for n in names}
+    mcpu = {(p.name, n): statistics.median(cpus[p.name, n]) for p in progs for n in names}
     floor_med = {p.name: statistics.median([t for n in names for t in times[p.name, n]])
                  for p in progs if p.kind == "floor"}
 
     print(f"\nbench-process: {rounds} interleaved rounds, load average {load[0]:.2f} -> {load[1]:.2f}, "
-          f"{os.cpu_count()} CPUs; wall time exec -> exit in ms (p50 / p90), peak RSS in MB (p50)\n")
+          f"{os.cpu_count()} CPUs; wall time exec -> exit in ms (p50, p90), CPU time (user + system) in ms "
+          f"(p50), peak RSS in MB (p50)\n")
     head = ["program"]
     for n in names:
-        head += [f"{n} p50", f"{n} p90"]
+        head += [f"{n} p50", f"{n} p90", f"{n} cpu"]
         if peer:
-            head.append(f"{n} × peer")
+            head.append(f"{n} × {'peer' if peer.startswith('peer') else 'ref'}")
     head += ["floor", "over floor (p50)", "× floor"] + [f"RSS {n}" for n in names]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for p in progs:
         row = [p.name]
         for n in names:
-            row += [fmt_ms(med[p.name, n]), fmt_ms(p90[p.name, n])]
+            row += [fmt_ms(med[p.name, n]), fmt_ms(p90[p.name, n]), fmt_ms(mcpu[p.name, n])]
             if peer:
                 pm = med[peer, n]
                 row.append(f"{med[p.name, n] / pm:.2f}×" if pm > 0 else "–")
@@ -277,22 +286,28 @@ def report(progs: list[Program], names: list[str], times, rss, peer: str | None,
             f = floor_med["node -e 0"]
             worst = max(med[entry, n] for n in names) - f
             goal(f"{entry} ≤ +10 ms over `node -e 0` (worst payload +{worst * 1000:.1f} ms)", worst <= 0.010)
-    if have("rust guard", "/bin/true"):
-        r = med["rust guard", "deny"] / floor_med["/bin/true"]
-        goal(f"Rust guard within 1.3× of /bin/true on the typical event ({r:.2f}×)", r <= 1.3)
-    if peer and have("go guard"):
-        for n in names:
-            r = med["go guard", n] / med[peer, n]
-            goal(f"Go guard ≤ 1.0× the peer on {n} ({r:.2f}×)", r <= 1.0)
+    for rust in ("rust guard", "rust guard (static)"):
+        if have(rust, "/bin/true"):
+            r = med[rust, "deny"] / floor_med["/bin/true"]
+            goal(f"{rust} within 1.3× of /bin/true on the typical event ({r:.2f}×)", r <= 1.3)
+    what = "the peer" if peer and peer.startswith("peer") else "the pure-Go reference"
+    gos = [g for g in ("go guard", "go guard (static, gc-sections)") if have(g)]
+    if peer:
+        for g in gos:
+            for n in names:
+                r = med[g, n] / med[peer, n]
+                goal(f"{g} ≤ 1.0× {what} on {n} ({r:.2f}×)", r <= 1.0)
         if have("rust guard"):
-            r = med["rust guard", "deny"] / med[peer, "deny"]
-            goal(f"Rust guard ≤ 0.6× the peer on deny ({r:.2f}×)", r <= 0.6)
-    if have("go guard", "rust guard") and "post1m" in names:
-        size = PAYLOAD_SIZES["post1m"]
-        limit = 1.5 * size / 1024 + mrss["rust guard", "post1m"]
-        got = mrss["go guard", "post1m"]
-        goal(f"Go guard peak RSS on post1m ≤ 1.5× payload + Rust guard's "
-             f"({got / 1024:.1f} MB ≤ {limit / 1024:.1f} MB)", got <= limit)
+            for n in names:
+                r = med["rust guard", n] / med[peer, n]
+                goal(f"rust guard ≤ 0.6× {what} on {n} ({r:.2f}×)", r <= 0.6)
+    if have("rust guard") and "post1m" in names:
+        for g in gos:
+            size = PAYLOAD_SIZES["post1m"]
+            limit = 1.5 * size / 1024 + mrss["rust guard", "post1m"]
+            got = mrss[g, "post1m"]
+            goal(f"{g} peak RSS on post1m ≤ 1.5× payload + the Rust guard's "
+                 f"({got / 1024:.1f} MB ≤ {limit / 1024:.1f} MB)", got <= limit)
     return {
         "rounds": rounds,
         "load": load,
@@ -300,6 +315,7 @@ def report(progs: list[Program], names: list[str], times, rss, peer: str | None,
         "rows": [{"program": p.name, "kind": p.kind, "floor": p.floor,
                   **{f"{n}_p50_ms": med[p.name, n] * 1000 for n in names},
                   **{f"{n}_p90_ms": p90[p.name, n] * 1000 for n in names},
+                  **{f"{n}_cpu_ms": mcpu[p.name, n] * 1000 for n in names},
                   **{f"{n}_rss_kib": mrss[p.name, n] for n in names}} for p in progs],
         "goals": goals,
     }
@@ -316,13 +332,20 @@ def main() -> int:
     ap.add_argument("--peer", action="append", metavar="'[NAME=]PATH [ARGS...]'",
                     help="a peer guard (and its arguments) to compare with; repeatable, the first "
                          "one is the reference of the × peer columns")
-    ap.add_argument("--only", default="", help="comma-separated substrings of program names to keep")
+    ap.add_argument("--only", default="",
+                    help="comma-separated substrings of the program names to run (the Rust guard, "
+                         "the parity reference, always runs)")
     ap.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     t = ROOT / "target" / "bench-process"
     ap.add_argument("--bin-dir", default=str(t), help="where `make bench-process` puts the binaries")
     ap.add_argument("--rust-guard", default=str(ROOT / "target/release/guard"))
     ap.add_argument("--measure", help="the measure helper (measure.c), built when missing")
+    ap.add_argument("--rust-static-guard", default="",
+                    help="the Rust guard linked statically (crt-static), if built")
     ap.add_argument("--go-guard")
+    ap.add_argument("--go-static-guard", default="",
+                    help="the Go guard linked statically with --gc-sections, if built")
+    ap.add_argument("--go-json-hook", help="the pure-Go reference hook (go-json-hook/)")
     ap.add_argument("--rust-floor")
     ap.add_argument("--go-floor")
     ap.add_argument("--go-cgo-floor")
@@ -335,6 +358,9 @@ def main() -> int:
     a.rust_floor = a.rust_floor or str(bins / "rust-floor")
     a.go_floor = a.go_floor or str(bins / "go-floor")
     a.go_cgo_floor = a.go_cgo_floor or str(bins / "go-cgo-floor")
+    a.go_json_hook = a.go_json_hook or str(bins / "go-json-hook")
+    if not a.go_static_guard and os.path.exists(bins / "go-guard-static"):
+        a.go_static_guard = str(bins / "go-guard-static")
     a.measure = a.measure or str(bins / "measure")
     bins.mkdir(parents=True, exist_ok=True)
     if a.smoke:
@@ -358,8 +384,7 @@ def main() -> int:
         progs = programs(a, work)
         if a.only:
             keep = [s.strip() for s in a.only.split(",") if s.strip()]
-            progs = [p for p in progs if p.kind == "floor" or p.name == "rust guard"
-                     or any(k in p.name for k in keep)]
+            progs = [p for p in progs if p.name == "rust guard" or any(k in p.name for k in keep)]
         state = work / "state"
         state.mkdir()
         env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(work), "LANG": "C.UTF-8",
@@ -376,23 +401,27 @@ def main() -> int:
             return 1
         print("bench-process: parity: every guard answers both payloads byte for byte as the Rust guard")
 
-        peer = next((p.name for p in progs if p.kind == "peer"), None)
+        # The "× peer" columns: the first --peer, else the pure-Go reference.
+        peer = next((p.name for p in progs if p.kind == "peer"), None) or next(
+            (p.name for p in progs if p.kind == "ref"), None)
         pairs = [(p, n) for p in progs for n in names]
         times = {(p.name, n): [] for p, n in pairs}
         rss = {(p.name, n): [] for p, n in pairs}
+        cpus = {(p.name, n): [] for p, n in pairs}
         load0 = os.getloadavg()[0]
         for i in range(a.warmup + a.rounds):
             random.shuffle(pairs)
             for p, n in pairs:
-                dt, code, kib = r.once(p, n)
+                dt, code, kib, cpu = r.once(p, n)
                 if code != 0:
                     print(f"bench-process: {p.name} on {n} exited {code}", file=sys.stderr)
                     return 1
                 if i >= a.warmup:
                     times[p.name, n].append(dt)
                     rss[p.name, n].append(kib)
+                    cpus[p.name, n].append(cpu)
         load1 = os.getloadavg()[0]
-        res = report(progs, names, times, rss, peer, a.rounds, (load0, load1), not a.smoke)
+        res = report(progs, names, times, rss, cpus, peer, a.rounds, (load0, load1), not a.smoke)
         if a.smoke:
             print("bench-process: smoke run (3 rounds): it runs and the guards agree; the timings mean nothing")
         if a.json:
