@@ -158,9 +158,10 @@ def __getattr__(name: str) -> object:
     where = _LAZY.get(name)
     if where is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from importlib import import_module
-
-    value = getattr(import_module(f".{where}", __name__), name)
+    # __import__, not importlib.import_module: importlib (and warnings)
+    # would be one more import on the hook path.
+    module = __import__(f"{__name__}.{where}", fromlist=[name])
+    value = getattr(module, name)
     globals()[name] = value
     return value
 

@@ -26,7 +26,6 @@ and child processes are covered too); the answer goes to the saved stdout.
 from __future__ import annotations
 
 import _thread
-import json
 import os
 import sys
 
@@ -133,6 +132,8 @@ def _read_frame(stream: IO[bytes], limit: int) -> Optional[Union[bytes, int]]:
 def _reply_frame(seq: Any, resp: Response) -> Dict[str, Any]:
     """``agenthooks::serve::reply_frame``: ``output`` is the stdout JSON
     (absent when empty); ``error`` is set when the fail policy answered."""
+    import json  # the serve loop only: json imports re and enum (milliseconds)
+
     out: Dict[str, Any] = {"seq": seq}
     text = resp.stdout.strip()
     if text:
@@ -153,6 +154,8 @@ def _reply_frame(seq: Any, resp: Response) -> Dict[str, Any]:
 def _serve(router: Router, args: _native.RunArgs, stdin: IO[bytes], write: Callable[[Dict[str, Any]], None]) -> int:
     """The serve loop (``agenthooks::serve::serve``), sequential: returns
     the exit code."""
+    import json
+
     try:
         if not args.provider:
             raise AgentHooksError("`serve` needs --provider (opencode or openclaw)", code="invalid_argument")
@@ -244,6 +247,8 @@ def main(router: Router, argv: Optional[Sequence[str]] = None) -> NoReturn:
         if args.warnings:
             sys.stderr.write(args.warnings)
         # NDJSON over stdio for the OpenCode / OpenClaw plugin bridges.
+        import json
+
         def write(frame: Dict[str, Any]) -> None:
             _flush_quietly()
             guard.write_answer((json.dumps(frame, separators=(",", ":")) + "\n").encode())
