@@ -197,14 +197,23 @@ export declare function eventCanonicalJson(event: ExternalObject<'agenthooks:Eve
  */
 export declare function eventFromJson(json: string, raw: string): ExternalObject<'agenthooks:Event'>
 
+/** Whether the event carries a tool output (the canonical `output`). */
+export declare function eventHasOutput(event: ExternalObject<'agenthooks:Event'>): boolean
+
+/**
+ * The canonical JSON without `output` and `raw`: what JS parses up front
+ * (both of those are parsed only when a handler reads them).
+ */
+export declare function eventHeadJson(event: ExternalObject<'agenthooks:Event'>): string
+
 /** Whether the event's tool call mutates files (where knowable). */
 export declare function eventIsMutation(event: ExternalObject<'agenthooks:Event'>): boolean
 
 /** Whether the event comes from inside a subagent. */
 export declare function eventIsSubagent(event: ExternalObject<'agenthooks:Event'>): boolean
 
-/** The canonical JSON without `raw` (JS parses the payload lazily). */
-export declare function eventJson(event: ExternalObject<'agenthooks:Event'>): string
+/** The tool output as canonical JSON; null when the event has none. */
+export declare function eventOutputJson(event: ExternalObject<'agenthooks:Event'>): string | null
 
 /** The verbatim payload text. */
 export declare function eventRawText(event: ExternalObject<'agenthooks:Event'>): string

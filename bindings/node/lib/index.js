@@ -92,29 +92,36 @@ function timeoutError(ms) {
 
 // ---------------------------------------------------------------- events
 
-// The event object: the canonical JSON, with `raw` parsed on first use
-// (a big tool output is then parsed once, not twice).
+// The event object: the canonical JSON, with `output` (the tool output)
+// and `raw` (the payload) parsed on first use: a hook that never reads a
+// 1 MiB tool output never copies it into JS, let alone parses it.
 function eventOf(ne) {
-  const ev = JSON.parse(native.eventJson(ne))
-  let raw
-  let parsed = false
-  Object.defineProperty(ev, 'raw', {
+  const ev = JSON.parse(native.eventHeadJson(ne))
+  if (native.eventHasOutput(ne)) lazyMember(ev, 'output', () => JSON.parse(native.eventOutputJson(ne)))
+  lazyMember(ev, 'raw', () => JSON.parse(native.eventRawText(ne)))
+  Object.defineProperty(ev, NATIVE, { value: ne })
+  return ev
+}
+
+// An enumerable member computed on first read (and settable, like data).
+function lazyMember(obj, name, compute) {
+  let value
+  let done = false
+  Object.defineProperty(obj, name, {
     enumerable: true,
     configurable: true,
     get() {
-      if (!parsed) {
-        raw = JSON.parse(native.eventRawText(ne))
-        parsed = true
+      if (!done) {
+        value = compute()
+        done = true
       }
-      return raw
+      return value
     },
     set(v) {
-      raw = v
-      parsed = true
+      value = v
+      done = true
     },
   })
-  Object.defineProperty(ev, NATIVE, { value: ne })
-  return ev
 }
 
 function nativeEventOf(event) {
@@ -737,10 +744,28 @@ function writeErr(text) {
 // and console.log/info/debug go to stderr from here on (main() ends the
 // process, so nothing is restored).
 function divertJsStdout() {
-  const err = process.stderr
-  const out = process.stdout
-  out.write = function write(chunk, encoding, cb) {
-    return err.write(chunk, encoding, cb)
+  // process.stdout / process.stderr are created on first use, and creating
+  // one loads Node's stream modules (a few ms of every hook process): patch
+  // stdout when a handler first reaches for it, not before.
+  const patch = (out) => {
+    out.write = function write(chunk, encoding, cb) {
+      return process.stderr.write(chunk, encoding, cb)
+    }
+    return out
+  }
+  const d = Object.getOwnPropertyDescriptor(process, 'stdout')
+  if (d && d.configurable && typeof d.get === 'function') {
+    let out
+    Object.defineProperty(process, 'stdout', {
+      configurable: true,
+      enumerable: d.enumerable,
+      get() {
+        out ??= patch(d.get.call(process))
+        return out
+      },
+    })
+  } else {
+    patch(process.stdout)
   }
   for (const name of ['log', 'info', 'debug']) {
     console[name] = (...args) => console.error(...args)

@@ -1,5 +1,7 @@
 //! Events: decode, respond, the fail answers, capabilities.
 
+use std::sync::Arc;
+
 use agenthooks::dialect::{self, DEFAULT_MAX_BYTES};
 use agenthooks::{Decision, Detection, Error, Event, Policy, Provider};
 use napi::bindgen_prelude::{Buffer, Either, External};
@@ -138,24 +140,42 @@ fn detection(s: Option<&str>) -> Result<Detection> {
 }
 
 // An event crosses to JS as an opaque external holding the core `Event`
-// (raw bytes included): much cheaper to create than a class instance, and
-// this happens on every hook call.
-pub(crate) fn handle(e: Event) -> External<Event> {
+// (raw bytes included, shared with the invocation it came from): much
+// cheaper to create than a class instance, and this happens on every hook
+// call.
+pub(crate) fn handle(e: Arc<Event>) -> External<Arc<Event>> {
     External::new(e)
 }
 
-/// The canonical JSON without `raw` (JS parses the payload lazily).
+/// The canonical JSON without `output` and `raw`: what JS parses up front
+/// (both of those are parsed only when a handler reads them).
 #[napi]
-pub fn event_json(
-    #[napi(ts_arg_type = "ExternalObject<'agenthooks:Event'>")] event: &External<Event>,
+pub fn event_head_json(
+    #[napi(ts_arg_type = "ExternalObject<'agenthooks:Event'>")] event: &External<Arc<Event>>,
 ) -> String {
-    serde_json::to_string(&**event).unwrap_or_else(|_| "{}".into())
+    event.head_json()
+}
+
+/// Whether the event carries a tool output (the canonical `output`).
+#[napi]
+pub fn event_has_output(
+    #[napi(ts_arg_type = "ExternalObject<'agenthooks:Event'>")] event: &External<Arc<Event>>,
+) -> bool {
+    !agenthooks::model::is_empty_value(&event.output)
+}
+
+/// The tool output as canonical JSON; null when the event has none.
+#[napi]
+pub fn event_output_json(
+    #[napi(ts_arg_type = "ExternalObject<'agenthooks:Event'>")] event: &External<Arc<Event>>,
+) -> Option<String> {
+    event.output_json()
 }
 
 /// The canonical JSON, `raw` spliced in verbatim.
 #[napi]
 pub fn event_canonical_json(
-    #[napi(ts_arg_type = "ExternalObject<'agenthooks:Event'>")] event: &External<Event>,
+    #[napi(ts_arg_type = "ExternalObject<'agenthooks:Event'>")] event: &External<Arc<Event>>,
 ) -> String {
     event.to_json()
 }
@@ -163,7 +183,7 @@ pub fn event_canonical_json(
 /// The verbatim payload text.
 #[napi]
 pub fn event_raw_text(
-    #[napi(ts_arg_type = "ExternalObject<'agenthooks:Event'>")] event: &External<Event>,
+    #[napi(ts_arg_type = "ExternalObject<'agenthooks:Event'>")] event: &External<Arc<Event>>,
 ) -> String {
     event.raw_str().to_string()
 }
@@ -174,7 +194,7 @@ pub fn event_raw_text(
 /// can hand it to `failResponse`.
 #[napi]
 pub fn event_respond(
-    #[napi(ts_arg_type = "ExternalObject<'agenthooks:Event'>")] event: &External<Event>,
+    #[napi(ts_arg_type = "ExternalObject<'agenthooks:Event'>")] event: &External<Arc<Event>>,
     decision_json: String,
     policy_json: Option<String>,
 ) -> Result<Either<Response, NativeError>> {
@@ -192,7 +212,7 @@ pub fn event_respond(
 /// loop-guard bookkeeping).
 #[napi]
 pub fn event_answer(
-    #[napi(ts_arg_type = "ExternalObject<'agenthooks:Event'>")] event: &External<Event>,
+    #[napi(ts_arg_type = "ExternalObject<'agenthooks:Event'>")] event: &External<Arc<Event>>,
     decision_json: Option<String>,
     error: Option<&NativeError>,
     policy_json: Option<String>,
@@ -221,7 +241,7 @@ pub fn event_answer(
 /// Whether the event's tool call mutates files (where knowable).
 #[napi]
 pub fn event_is_mutation(
-    #[napi(ts_arg_type = "ExternalObject<'agenthooks:Event'>")] event: &External<Event>,
+    #[napi(ts_arg_type = "ExternalObject<'agenthooks:Event'>")] event: &External<Arc<Event>>,
 ) -> bool {
     event.tool.as_ref().is_some_and(|t| t.is_mutation())
 }
@@ -229,7 +249,7 @@ pub fn event_is_mutation(
 /// Whether the event comes from inside a subagent.
 #[napi]
 pub fn event_is_subagent(
-    #[napi(ts_arg_type = "ExternalObject<'agenthooks:Event'>")] event: &External<Event>,
+    #[napi(ts_arg_type = "ExternalObject<'agenthooks:Event'>")] event: &External<Arc<Event>>,
 ) -> bool {
     event.is_subagent()
 }
@@ -254,7 +274,7 @@ pub fn decode(
     provider_id: String,
     payload: Either<String, Buffer>,
     options: Option<DecodeOptions>,
-) -> Result<Either<External<Event>, NativeError>> {
+) -> Result<Either<External<Arc<Event>>, NativeError>> {
     let p = provider(&provider_id)?;
     let mut opts = agenthooks::DecodeOptions::default();
     if let Some(o) = options {
@@ -270,7 +290,7 @@ pub fn decode(
         }
     }
     Ok(match agenthooks::decode(p, bytes(&payload), &opts) {
-        Ok(e) => Either::A(handle(e)),
+        Ok(e) => Either::A(handle(Arc::new(e))),
         Err(e) => Either::B(NativeError::new(e)),
     })
 }
@@ -278,14 +298,14 @@ pub fn decode(
 /// Rebuilds an event from its canonical JSON (without `raw`) and the raw
 /// payload text, for events built or edited in JS.
 #[napi(ts_return_type = "ExternalObject<'agenthooks:Event'>")]
-pub fn event_from_json(json: String, raw: String) -> Result<External<Event>> {
+pub fn event_from_json(json: String, raw: String) -> Result<External<Arc<Event>>> {
     let mut e: Event = serde_json::from_str(&json).map_err(|e| {
         throw(Error::InvalidArgument {
             message: format!("event JSON: {e}"),
         })
     })?;
     e.raw = raw.into_bytes();
-    Ok(handle(e))
+    Ok(handle(Arc::new(e)))
 }
 
 /// The fail policy's answer for an event (`None`: the event is unknown).
@@ -293,14 +313,14 @@ pub fn event_from_json(json: String, raw: String) -> Result<External<Event>> {
 pub fn fail_response(
     provider_id: String,
     #[napi(ts_arg_type = "ExternalObject<'agenthooks:Event'> | undefined | null")] event: Option<
-        &External<Event>,
+        &External<Arc<Event>>,
     >,
     error: &NativeError,
     policy_json: Option<String>,
 ) -> Result<Response> {
     let p = provider(&provider_id)?;
     let pol = policy(policy_json.as_deref())?;
-    Ok(agenthooks::fail_response(p, event.map(|e| &**e), &error.inner, &pol).into())
+    Ok(agenthooks::fail_response(p, event.map(|e| &***e), &error.inner, &pol).into())
 }
 
 /// The answer to a payload that failed to decode, per the fail policy.

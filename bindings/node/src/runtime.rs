@@ -200,8 +200,8 @@ pub struct NativeInvocation {
 impl NativeInvocation {
     /// The decoded event (loop-guard count filled).
     #[napi(ts_return_type = "ExternalObject<'agenthooks:Event'>")]
-    pub fn event(&self) -> External<Event> {
-        handle(Event::clone(&self.inner.inv.event))
+    pub fn event(&self) -> External<Arc<Event>> {
+        handle(Arc::clone(&self.inner.inv.event))
     }
 
     /// The effective policy (JSON).
