@@ -152,6 +152,10 @@ type outcome struct {
 // decide runs the router on its own goroutine, abandoning it at the
 // deadline; a panic is recovered into the fail policy.
 func decide(ctx context.Context, r *Router, ev *Event, inv *C.ah_invocation, deadline time.Duration) *Response {
+	if !r.runsUserCode(ev) {
+		// Nothing of the author's runs for this event: no goroutine, no timer.
+		return completeDecision(inv, NoDecision())
+	}
 	ctx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
 	ch := make(chan outcome, 1)
@@ -173,22 +177,27 @@ func decide(ctx context.Context, r *Router, ev *Event, inv *C.ah_invocation, dea
 		case o.err != nil:
 			return completeError(inv, o.err)
 		}
-		j, err := json.Marshal(o.d)
-		if err != nil {
-			return completeStatus(inv, C.AH_ERR_INVALID_DECISION, err.Error())
-		}
-		p, n := bytesArg(j)
-		var out *C.ah_response
-		if st := C.ah_invocation_complete(inv, p, n, &out, nil); st != C.AH_OK {
-			return &Response{Stderr: "agenthooks: " + statusID(st) + "\n"}
-		}
-		return takeResponse(out)
+		return completeDecision(inv, o.d)
 	case <-ctx.Done():
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return completeStatus(inv, C.AH_ERR_HANDLER_TIMEOUT, "")
 		}
 		return completeStatus(inv, C.AH_ERR_HANDLER_ERROR, ctx.Err().Error())
 	}
+}
+
+// completeDecision completes with the handlers' decision.
+func completeDecision(inv *C.ah_invocation, d Decision) *Response {
+	j, err := json.Marshal(d)
+	if err != nil {
+		return completeStatus(inv, C.AH_ERR_INVALID_DECISION, err.Error())
+	}
+	p, n := bytesArg(j)
+	var out *C.ah_response
+	if st := C.ah_invocation_complete(inv, p, n, &out, nil); st != C.AH_OK {
+		return &Response{Stderr: "agenthooks: " + statusID(st) + "\n"}
+	}
+	return takeResponse(out)
 }
 
 // completeError completes with a handler's error: an *Error keeps its

@@ -278,6 +278,13 @@ func (r *Router) Handles(e *Event) bool {
 	return len(r.byKind[e.Kind]) > 0 || len(r.byNative[e.NativeName]) > 0
 }
 
+// runsUserCode reports whether deciding e runs any user code (a handler,
+// an observer or middleware); when not, the decision is "no opinion" and
+// needs no goroutine or deadline.
+func (r *Router) runsUserCode(e *Event) bool {
+	return len(r.observers) > 0 || len(r.middleware) > 0 || r.Handles(e)
+}
+
 // Decide runs the pipeline (observers, middleware, native then kind
 // handlers with the stacking rule) and returns the winning decision, with
 // no wire encoding: for servers and tests.

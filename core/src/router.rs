@@ -389,6 +389,13 @@ impl Router {
                 .is_some_and(|v| !v.is_empty())
     }
 
+    /// Whether deciding this event runs any user code (a handler, an
+    /// observer or middleware); when not, the decision is "no opinion" and
+    /// needs no handler thread or deadline.
+    pub(crate) fn runs_user_code(&self, e: &Event) -> bool {
+        !self.observers.is_empty() || !self.middleware.is_empty() || self.handles(e)
+    }
+
     /// Runs the pipeline for an event and returns the winning decision,
     /// with no wire encoding.
     pub fn decide(&self, e: &Event) -> Result<Decision, Error> {

@@ -69,7 +69,12 @@ def _decide_within(router: Router, event: Event, deadline_ms: int) -> Tuple[_Out
 
 
 def _complete(router: Router, inv: Invocation) -> Tuple[Response, bool]:
-    outcome, finished = _decide_within(router, inv.event, inv.deadline_ms)
+    event = inv.event
+    if not (router._observers or router._middleware or router.handles(event)):
+        # No user code runs for this event (say, a guard that ignores
+        # PostToolUse): nothing can hang, so no worker thread.
+        return inv.complete(router.decide(event)), True
+    outcome, finished = _decide_within(router, event, inv.deadline_ms)
     if not finished:
         return inv.complete_timeout(), False
     if isinstance(outcome, Decision):
