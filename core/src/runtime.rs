@@ -728,7 +728,13 @@ pub fn run_plan(router: Arc<Router>, plan: &Plan, stdin: Result<Vec<u8>, Error>)
         Ok(inv) => inv,
         Err(answer) => return answer,
     };
-    let decision = decide_with_deadline(router, Arc::clone(&inv.event), inv.deadline_ms);
+    // No handler, observer or middleware for this event (a guard that
+    // ignores PostToolUse, say): nothing can hang, so no handler thread.
+    let decision = if router.runs_user_code(&inv.event) {
+        decide_with_deadline(router, Arc::clone(&inv.event), inv.deadline_ms)
+    } else {
+        router.decide(&inv.event)
+    };
     inv.complete(decision)
 }
 
