@@ -11,6 +11,7 @@ mod event;
 mod policy;
 mod response;
 mod runtime;
+mod serve;
 mod surface;
 
 use pyo3::prelude::*;
@@ -44,6 +45,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<response::PyCapability>()?;
     codec::register(m)?;
     runtime::register(m)?;
+    serve::register(m)?;
     surface::register(m)?;
     Ok(())
 }

@@ -27,7 +27,7 @@ pub struct PyRunArgs {
 }
 
 impl PyRunArgs {
-    fn args(&self) -> &agenthooks::runtime::RunArgs {
+    pub(crate) fn args(&self) -> &agenthooks::runtime::RunArgs {
         &self.plan.args
     }
 }

@@ -14,9 +14,12 @@ record continuations).
 ``<program> agenthooks serve --provider=opencode|openclaw`` runs the NDJSON
 loop of the plugin bridges instead (``agenthooks::serve``): one hello, then
 one ``{"seq", ...frame}`` request per line, each answered like ``run`` as
-``{"seq", "output"?, "notes"?, "error"?}``; bad lines get an error frame and
-the loop goes on; end of input exits 0. Requests run one at a time (which
-keeps every session's order).
+``{"seq", "output", "notes"?, "error"?}`` (``output`` null for no opinion;
+on any failure the fail policy's answer); bad lines get the same kind of
+reply and the loop goes on; end of input exits 0. Requests run one at a
+time (which keeps every session's order and bounds memory: stdin is not
+read meanwhile); at most ``SERVE_ABANDONED_CAP`` handlers past their
+deadline may still run before requests are refused per the fail policy.
 
 Nothing but the answer reaches stdout: while handlers run, ``sys.stdout``
 is ``sys.stderr`` and file descriptor 1 points at stderr (so C extensions
@@ -112,115 +115,97 @@ def _flush_quietly() -> None:
             pass
 
 
-def _read_frame(stream: IO[bytes], limit: int) -> Optional[Union[bytes, int]]:
+def _read_frame(stream: IO[bytes], limit: int) -> Optional[Tuple[bytes, Optional[int]]]:
     """One line of at most ``limit`` bytes, without the newline (and a
-    trailing CR); ``None`` at end of input; the length (an int) of a longer
-    line, which is skipped without being kept in memory."""
+    trailing CR), as ``(line, None)``; ``None`` at end of input; a longer
+    line is skipped without being kept in memory: ``(first bytes, length)``
+    (``agenthooks::serve::read_frame``)."""
     line = stream.readline(limit + 1)
     if not line:
         return None
     if len(line) > limit and not (len(line) == limit + 1 and line.endswith(b"\n")):
+        head = line[: _native.SERVE_HEAD_BYTES]
         n = len(line)
         while not line.endswith(b"\n"):
             line = stream.readline(65536)
             if not line:
                 break
             n += len(line)
-        return n - 1 if line.endswith(b"\n") else n
+        return head, (n - 1 if line.endswith(b"\n") else n)
     if line.endswith(b"\n"):
         line = line[:-1]
     if line.endswith(b"\r"):
         line = line[:-1]
-    return line
+    return line, None
 
 
-def _reply_frame(seq: Any, resp: Response) -> Dict[str, Any]:
-    """``agenthooks::serve::reply_frame``: ``output`` is the stdout JSON
-    (absent when empty); ``error`` is set when the fail policy answered."""
-    import json  # the serve loop only: json imports re and enum (milliseconds)
+def _serve_decide(router: Router, inv: Invocation, abandoned: List[Any]) -> Response:
+    """The router within the deadline, as ``_complete``, for the serve
+    loop: a worker past the deadline is abandoned and remembered in
+    ``abandoned`` (its lock is released when it finishes). While
+    ``SERVE_ABANDONED_CAP`` of them still run, the request is not run: the
+    fail policy answers it (``agenthooks::serve::overloaded``)."""
+    event = inv.event
+    if not (router._observers or router._middleware or router.handles(event)):
+        return inv.complete(router.decide(event))  # no user code: nothing can hang
+    abandoned[:] = [d for d in abandoned if not d.acquire(False)]
+    if len(abandoned) >= _native.SERVE_ABANDONED_CAP:
+        return inv.complete_error(AgentHooksError(_native.SERVE_OVERLOADED, code="handler_error"))
+    box: List[_Outcome] = []
+    done = _thread.allocate_lock()
+    done.acquire()
 
-    out: Dict[str, Any] = {"seq": seq}
-    text = resp.stdout.strip()
-    if text:
+    def work() -> None:
         try:
-            out["output"] = json.loads(text)
-        except ValueError as e:
-            out["error"] = {"code": "io", "message": f"the answer is not JSON: {e}"}
-    notes = json.loads(resp.to_json()).get("notes") or []
-    if notes:
-        out["notes"] = notes
-    for n in notes:
-        if n.get("code") in ("fail_open", "fail_closed"):
-            out.setdefault("error", {"code": n.get("from") or "handler_error", "message": resp.stderr.strip()})
-            break
-    return out
+            box.append(router.decide(event))
+        except BaseException as e:  # the fail policy answers it
+            box.append(e)
+        finally:
+            done.release()
+
+    _thread.start_new_thread(work, ())
+    if not done.acquire(True, min(inv.deadline_ms / 1000.0, _thread.TIMEOUT_MAX)):
+        abandoned.append(done)
+        return inv.complete_timeout()
+    outcome = box[0]
+    if isinstance(outcome, Decision):
+        return inv.complete(outcome)
+    return inv.complete_error(outcome if outcome is not None else RuntimeError("no outcome"))
 
 
 def _serve(router: Router, args: _native.RunArgs, stdin: IO[bytes], write: Callable[[Dict[str, Any]], None]) -> int:
-    """The serve loop (``agenthooks::serve::serve``), sequential: returns
-    the exit code."""
-    import json
+    """The serve loop (``agenthooks::serve::serve``), one request at a time
+    (which keeps every session's order and needs no queue: while a request
+    runs, stdin is not read). Which line is a request, and every reply
+    frame, come from the core (``serve_step``, ``serve_reply``), so the
+    replies are the Rust server's (``fixtures/serve/``). Returns the exit
+    code."""
+    import json  # the serve loop only: json imports re and enum (milliseconds)
 
     try:
         if not args.provider:
             raise AgentHooksError("`serve` needs --provider (opencode or openclaw)", code="invalid_argument")
-        provider = _native.parse_provider(args.provider)
+        _native.parse_provider(args.provider)
     except AgentHooksError as e:
         sys.stderr.write(f"agenthooks: {e.code}: {e}\n")
         return 2
     limit = min(_native.DEFAULT_MAX_BYTES if args.max_bytes is None else args.max_bytes, sys.maxsize - 1)
-
-    def error(seq: Any, code: str, message: str) -> None:
-        write({"seq": seq, "error": {"code": code, "message": message}})
-
+    abandoned: List[Any] = []
     while True:
         frame = _read_frame(stdin, limit)
         if frame is None:
             return 0
-        if isinstance(frame, int):
-            error(None, "too_large", f"frame is larger than {limit} bytes")
+        line, too_long = frame
+        kind, text, _session = _native.serve_step(args, router.policy, line, too_long)
+        if kind == "skip" or text is None:
             continue
-        if not frame.strip():
-            continue
-        try:
-            obj = json.loads(frame)
-        except ValueError as e:
-            error(None, "invalid_json", f"invalid JSON: {e}")
-            continue
-        if not isinstance(obj, dict):
-            kind = {list: "array", str: "string", bool: "boolean", type(None): "null"}.get(type(obj), "number")
-            error(None, "not_an_object", f"payload must be a JSON object, got {kind}")
-            continue
-        if "hello" in obj:
-            hello = obj["hello"]
-            p = hello.get("provider") if isinstance(hello, dict) else None
-            if isinstance(p, str):
-                try:
-                    same = _native.parse_provider(p) == provider
-                except AgentHooksError:
-                    same = False
-                if not same:
-                    error(None, "invalid_argument",
-                          f"hello names provider `{p}` but this program serves `{args.provider}`")
-                    continue
-            policy = json.loads(router.policy.to_json())
-            if args.fail:
-                policy["fail"] = args.fail
-            write({"hello": {
-                "provider": str(provider),
-                "version": _native.__version__,
-                "policy": policy,
-                "deadline_ms": router.policy.deadline_ms(args.timeout_s),
-            }})
-            continue
-        seq = obj.get("seq")
-        if isinstance(seq, bool) or not isinstance(seq, (int, float, str)):
-            error(None, "invalid_argument", "a request frame needs a `seq` (number or string)")
+        if kind == "reply":
+            write(json.loads(text))
             continue
         # The whole line is the dialect's payload, as the Rust server passes it.
-        prepared = _native.prepare(args, router.policy, frame)
-        resp = prepared if isinstance(prepared, Response) else _complete(router, prepared)[0]
-        write(_reply_frame(seq, resp))
+        prepared = _native.prepare(args, router.policy, line)
+        resp = prepared if isinstance(prepared, Response) else _serve_decide(router, prepared, abandoned)
+        write(json.loads(_native.serve_reply(text, resp)))
         if resp.stderr:
             try:
                 sys.stderr.write(resp.stderr)

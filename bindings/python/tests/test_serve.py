@@ -1,0 +1,162 @@
+"""`<program> agenthooks serve`: the shared serve vectors (fixtures/serve/,
+frames in, frames out, the same files the Rust and Go suites run) through
+the Python serve loop, and its bounds."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import os
+import pathlib
+import threading
+import time
+from typing import Any, Dict, List, Set
+
+import agenthooks as ah
+from agenthooks import _native
+from agenthooks.runtime import _serve
+
+from conftest import FIXTURES, load_json
+
+SERVE = FIXTURES / "serve"
+FIELDS = {"name", "description", "provider", "args", "input", "output", "in_order"}
+
+
+def vector_router() -> ah.Router:
+    """The vector router of fixtures/serve/README.md."""
+    r = ah.Router()
+
+    @r.on_tool_pre
+    def gate(e: ah.ToolPreEvent) -> ah.Decision:
+        cmd = e.tool.command or ""
+        if "rm -rf" in cmd:
+            return ah.deny("destructive command")
+        if cmd == "fail":
+            raise ah.AgentHooksError("boom", code="handler_error")
+        if cmd == "slow":
+            time.sleep(1)
+        return ah.no_decision()
+
+    return r
+
+
+def line_of(entry: Any) -> bytes:
+    if isinstance(entry, str):
+        return entry.encode()
+    assert isinstance(entry, dict), entry
+    if "$b64" in entry:
+        return base64.b64decode(str(entry["$b64"]))
+    if "$gen" in entry:
+        g = entry["$gen"]
+        return (str(g["prefix"]) + str(g["fill"]) * int(g["repeat"]) + str(g["suffix"])).encode()
+    return json.dumps(entry, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def semver_to_pep440(v: str) -> str:
+    """The inverse view of bindings/python/src/lib.rs `pep440`, for
+    comparing the core's version with the package's."""
+    base, _, pre = v.partition("-")
+    if not pre:
+        return v
+    tag, _, num = pre.partition(".")
+    tag = {"alpha": "a", "a": "a", "beta": "b", "b": "b", "rc": "rc"}.get(tag, "")
+    return f"{base}{tag}{num or '0'}" if tag else f"{base}.dev0"
+
+
+def expand(v: Any, version: str) -> Any:
+    if v == "$VERSION":
+        return version
+    if isinstance(v, list):
+        return [expand(x, version) for x in v]
+    if isinstance(v, dict):
+        return {k: expand(x, version) for k, x in v.items()}
+    return v
+
+
+def serve_lines(router: ah.Router, argv: List[str], data: bytes, state: pathlib.Path) -> List[Dict[str, Any]]:
+    args = _native.parse_args(["hook", "agenthooks", "serve", *argv], state_dir=str(state))
+    assert args is not None
+    frames: List[Dict[str, Any]] = []
+    assert _serve(router, args, io.BytesIO(data), frames.append) == 0
+    # What main() writes: one compact JSON line per frame.
+    return [json.loads(json.dumps(f, separators=(",", ":"))) for f in frames]
+
+
+def threads() -> int:
+    """OS threads of this process (`_thread` workers included)."""
+    return len(os.listdir("/proc/self/task"))
+
+
+def canon(f: Any) -> str:
+    return json.dumps(f, sort_keys=True, separators=(",", ":"))
+
+
+def test_serve_vectors(tmp_path: pathlib.Path) -> None:
+    files = sorted(SERVE.glob("*.json"))
+    assert len(files) >= 8, "too few serve vectors"
+    names: Set[str] = set()
+    failures: List[str] = []
+    ran = 0
+    for i, f in enumerate(files):
+        v = load_json(f)
+        assert set(v) <= FIELDS and {"name", "description", "provider", "input", "output"} <= set(v), f
+        assert v["name"] == f"serve/{f.stem}" and v["name"] not in names
+        names.add(v["name"])
+        data = b"".join(line_of(e) + b"\n" for e in v["input"])
+        got = serve_lines(vector_router(), [f"--provider={v['provider']}", *v.get("args", [])], data, tmp_path / str(i))
+        hello = next((g["hello"]["version"] for g in got if "hello" in g), None)
+        if hello is not None:
+            assert semver_to_pep440(hello) == _native.__version__, hello
+        want = [expand(w, hello or "") for w in v["output"]]
+        ran += 1
+        if sorted(map(canon, got)) != sorted(map(canon, want)):
+            failures.append(
+                f"{v['name']}:\n  unexpected {[canon(g) for g in got if g not in want]}"
+                f"\n  missing {[canon(w) for w in want if w not in got]}"
+            )
+            continue
+        if want and "hello" in want[0] and got[0] != want[0]:
+            failures.append(f"{v['name']}: the hello reply must come first")
+        for order in v.get("in_order", []):
+            pos = [next(i for i, g in enumerate(got) if g.get("seq") == s) for s in order]
+            if pos != sorted(pos):
+                failures.append(f"{v['name']}: {order} out of order")
+    print(f"serve vectors: ran {ran} of {len(files)}")
+    assert ran == len(files)
+    assert not failures, "\n\n".join(failures)
+
+
+def test_hung_handlers_are_capped(tmp_path: pathlib.Path) -> None:
+    """Handlers past their deadline are abandoned on their threads; while
+    SERVE_ABANDONED_CAP of them still run, requests are refused with the
+    fail policy's answer instead of starting more threads (the thread
+    count stays bounded)."""
+    release = threading.Event()
+    r = ah.Router(policy=ah.Policy(fail="closed", timeout_ms=10))
+
+    @r.on_tool_pre
+    def hang(e: ah.ToolPreEvent) -> ah.Decision:
+        release.wait(30)
+        return ah.no_decision()
+
+    cap = _native.SERVE_ABANDONED_CAP
+    n = cap + 8
+    lines = [
+        json.dumps({"seq": i, "hook": "tool.execute.before",
+                    "input": {"tool": "bash", "sessionID": f"s{i}", "callID": f"c{i}"},
+                    "output": {"args": {"command": "ls"}}})
+        for i in range(n)
+    ]
+    before = threads()
+    try:
+        got = serve_lines(r, ["--provider=opencode"], "\n".join(lines).encode(), tmp_path)
+        assert threads() - before <= cap
+    finally:
+        release.set()
+    assert [g["seq"] for g in got] == list(range(n))
+    codes = [g["error"]["code"] for g in got]
+    assert codes == ["handler_timeout"] * cap + ["handler_error"] * 8
+    for g in got:
+        assert g["output"]["throw"].startswith("Blocked because the hook failed"), g
+    assert got[-1]["error"]["message"].endswith(_native.SERVE_OVERLOADED + " (fail-closed: block)")
