@@ -98,6 +98,24 @@
 
 
 /**
+ * A blank line: nothing to write, nothing to run.
+ */
+#define AH_SERVE_SKIP 0
+
+/**
+ * Write the frame in `*out` (a hello reply, or the reply to a line that
+ * is not a request); nothing to run.
+ */
+#define AH_SERVE_REPLY 1
+
+/**
+ * A request: `*out` is `{"seq": <seq>, "session": "<id>"}`; run the whole
+ * line, then write `ah_serve_reply(seq, response)`. Requests of one
+ * session must be answered in order.
+ */
+#define AH_SERVE_REQUEST 2
+
+/**
  * The ABI version this header describes. Bumped on any breaking change
  * to signatures, semantics or status codes; compare it with
  * `ah_abi_version()` at startup and refuse a mismatch.
@@ -1350,6 +1368,74 @@ ah_status ah_stdout_guard_write(const struct ah_stdout_guard *stdout_guard,
  * `stdout_guard` must be NULL or from `ah_stdout_divert`, not yet freed.
  */
 void ah_stdout_guard_free(struct ah_stdout_guard *stdout_guard);
+
+/**
+ * Classifies one line of the serve loop (`agenthooks::serve::step`):
+ * `policy` is the router's policy JSON (NULL, length 0: the default;
+ * `--fail` in `args` overrides it); `line` the line without its newline,
+ * or, when `too_long` is not 0, the first `ah_serve_head_bytes()` bytes of
+ * a line of `too_long` bytes (over `ah_run_args_max_bytes`, not kept).
+ * On success `*out_kind` gets `AH_SERVE_SKIP`, `AH_SERVE_REPLY` or
+ * `AH_SERVE_REQUEST`, and `*out` an owned `ah_buf` (NULL for a skip).
+ * Fails with `AH_ERR_UNKNOWN_PROVIDER` or `AH_ERR_INVALID_ARGUMENT` (no
+ * or an unknown `--provider`), `AH_ERR_INVALID_JSON` (policy) or
+ * `AH_ERR_NULL_ARG`; then the outputs are untouched and, if `err` is not
+ * NULL, `*err` gets an owned error. Thread-safe.
+ *
+ * # Safety
+ * `args` must be NULL or live; `policy` and `line` NULL or readable for
+ * their lengths; `out_kind`, `out` and `err` NULL or writable.
+ */
+ah_status ah_serve_step(const struct ah_run_args *args,
+                        const uint8_t *policy,
+                        size_t policy_len,
+                        const uint8_t *line,
+                        size_t line_len,
+                        size_t too_long,
+                        uint32_t *out_kind,
+                        struct ah_buf **out,
+                        struct ah_error **err);
+
+/**
+ * The reply frame (`agenthooks::serve::reply_frame`, JSON without the
+ * newline) to the request whose `seq` (JSON, as `ah_serve_step` gave it)
+ * was answered with `response` (a response's JSON, as
+ * `ah_response_json`: `{"stdout", "stderr", "exit_code", "notes"}`). On
+ * success `*out` gets an owned `ah_buf`. Fails with `AH_ERR_INVALID_JSON`
+ * or `AH_ERR_NULL_ARG`; then `*out` is untouched and, if `err` is not
+ * NULL, `*err` gets an owned error. Thread-safe.
+ *
+ * # Safety
+ * `seq` and `response` must be readable for their lengths; `out` and
+ * `err` NULL or writable.
+ */
+ah_status ah_serve_reply(const uint8_t *seq,
+                         size_t seq_len,
+                         const uint8_t *response,
+                         size_t response_len,
+                         struct ah_buf **out,
+                         struct ah_error **err);
+
+/**
+ * How many handlers past their deadline may still run before a serve
+ * loop refuses requests (`agenthooks::serve::ABANDONED_CAP`): a refused
+ * request is completed with `AH_ERR_HANDLER_ERROR` and the message
+ * `ah_serve_overloaded_message()`, so the fail policy answers it.
+ * Thread-safe.
+ */
+size_t ah_serve_abandoned_cap(void);
+
+/**
+ * The message a refused request is completed with (see
+ * `ah_serve_abandoned_cap`), static. Thread-safe.
+ */
+struct ah_str ah_serve_overloaded_message(void);
+
+/**
+ * How many leading bytes of a line over the limit `ah_serve_step` needs
+ * (`agenthooks::serve::HEAD_BYTES`) to recover its `seq`. Thread-safe.
+ */
+size_t ah_serve_head_bytes(void);
 
 /**
  * Returns the ABI version of the linked library (`AH_ABI_VERSION` of the

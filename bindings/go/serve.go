@@ -10,10 +10,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"strings"
-	"unicode/utf8"
+	"runtime"
+	"sync/atomic"
+	"time"
 )
 
 // serve is `<program> agenthooks serve --provider=opencode|openclaw`: the
@@ -23,12 +25,17 @@ import (
 //	plugin  -> program  {"hello": {"provider", "versions", "context"}}
 //	program -> plugin   {"hello": {"provider", "version", "policy", "deadline_ms"}}
 //	plugin  -> program  {"seq": n, "hook": ..., ...}   one hook call
-//	program -> plugin   {"seq": n, "output"?, "notes"?, "error"?}
+//	program -> plugin   {"seq": n, "output": {...} | null, "notes"?, "error"?}
 //
-// Each request goes through answer, exactly as `agenthooks run`. A line
-// that is not a frame (not JSON, no seq, longer than --max-bytes) gets an
-// error frame and the loop goes on. Frames are handled one at a time (so
-// in order per session). At end of input it returns 0.
+// Which line is a request, and every reply frame, come from the core
+// (ah_serve_step, ah_serve_reply), so the replies are the Rust server's
+// (fixtures/serve/): every reply carries output, the fail policy's answer
+// when something failed. Requests run one at a time (so in order per
+// session, and stdin is not read meanwhile: nothing is buffered); a line
+// over --max-bytes is skipped without being kept. A handler past its
+// deadline is abandoned; while ah_serve_abandoned_cap() of them still run,
+// requests are refused with the fail policy's answer. At end of input it
+// returns 0.
 func serve(ctx context.Context, r *Router, args *C.ah_run_args, stdin io.Reader, stdout, stderr io.Writer) int {
 	var ra RunArgs
 	if err := json.Unmarshal(view(C.ah_run_args_json(args)), &ra); err != nil {
@@ -39,33 +46,58 @@ func serve(ctx context.Context, r *Router, args *C.ah_run_args, stdin io.Reader,
 		fmt.Fprintf(stderr, "agenthooks: invalid_argument: invalid argument: `serve` needs --provider (opencode or openclaw)\n")
 		return 2
 	}
-	provider, err := ParseProvider(ra.Provider)
-	if err != nil {
+	if _, err := ParseProvider(ra.Provider); err != nil {
 		code, msg := codeAndMessage(err)
 		fmt.Fprintf(stderr, "agenthooks: %s: %s\n", code, msg)
 		return 2
 	}
-	s := &server{ctx: ctx, r: r, args: args, ra: ra, provider: provider, stdout: stdout, stderr: stderr,
-		max: intLimit(C.ah_run_args_max_bytes(args))}
+	pj, err := policyJSON(r.policy)
+	if err != nil {
+		fmt.Fprintf(stderr, "agenthooks: invalid_argument: policy: %v\n", err)
+		return 2
+	}
+	s := &server{ctx: ctx, r: r, args: args, policy: pj, stdout: stdout, stderr: stderr}
+	// A blank line classifies as a skip: this checks args and the policy once.
+	if _, _, err := s.step(nil, 0); err != nil {
+		code, msg := codeAndMessage(err)
+		fmt.Fprintf(stderr, "agenthooks: %s: %s\n", code, msg)
+		return 2
+	}
+	max, head := intLimit(C.ah_run_args_max_bytes(args)), int(C.ah_serve_head_bytes())
 	br := bufio.NewReaderSize(stdin, 64*1024)
 	for {
-		line, tooLong, ok := readFrame(br, s.max)
+		line, tooLong, ok := readFrame(br, max, head)
 		if !ok {
 			return 0
 		}
-		if tooLong {
-			s.errorFrame(nil, "too_large", fmt.Sprintf("frame is larger than the limit of %d bytes", s.max))
+		kind, out, err := s.step(line, tooLong)
+		if err != nil {
+			// Not reachable: args and policy were checked above.
+			code, msg := codeAndMessage(err)
+			fmt.Fprintf(stderr, "agenthooks: %s: %s\n", code, msg)
 			continue
 		}
-		s.handle(line)
+		switch kind {
+		case C.AH_SERVE_REPLY:
+			s.writeLine(out)
+		case C.AH_SERVE_REQUEST:
+			var req struct {
+				Seq json.RawMessage `json:"seq"`
+			}
+			if json.Unmarshal(out, &req) == nil {
+				s.request(req.Seq, line)
+			}
+		}
 	}
 }
 
 // readFrame reads one line of at most max bytes (without the newline and
-// a trailing \r). ok is false at end of input; tooLong reports a longer
-// line, which is skipped without being kept in memory.
-func readFrame(br *bufio.Reader, max int) (line []byte, tooLong, ok bool) {
+// a trailing \r). ok is false at end of input. A longer line is skipped
+// without being kept in memory: line is then its first head bytes and
+// tooLong its length.
+func readFrame(br *bufio.Reader, max, head int) (line []byte, tooLong int, ok bool) {
 	n, seen := 0, false
+	var first []byte
 	for {
 		chunk, err := br.ReadSlice('\n')
 		if len(chunk) > 0 {
@@ -74,6 +106,9 @@ func readFrame(br *bufio.Reader, max int) (line []byte, tooLong, ok bool) {
 		done := err == nil
 		if done {
 			chunk = chunk[:len(chunk)-1]
+		}
+		if len(first) < head {
+			first = append(first, chunk[:min(len(chunk), head-len(first))]...)
 		}
 		n += len(chunk)
 		if n <= max {
@@ -89,179 +124,157 @@ func readFrame(br *bufio.Reader, max int) (line []byte, tooLong, ok bool) {
 		}
 		// End of input or a read failure: the last line, if any.
 		if !seen {
-			return nil, false, false
+			return nil, 0, false
 		}
 		break
 	}
 	if n > max {
-		return nil, true, true
+		return first, n, true
 	}
 	line = bytes.TrimSuffix(line, []byte{'\r'})
-	return line, false, true
+	return line, 0, true
 }
 
 type server struct {
 	ctx            context.Context
 	r              *Router
 	args           *C.ah_run_args
-	ra             RunArgs
-	provider       string
-	max            int
+	policy         []byte
 	stdout, stderr io.Writer
+	// abandoned counts handlers past their deadline still running.
+	abandoned atomic.Int64
 }
 
-// replyFrame is `{"seq", "output"?, "notes"?, "error"?}`.
-type replyFrame struct {
-	Seq    json.RawMessage `json:"seq"`
-	Output json.RawMessage `json:"output,omitempty"`
-	Notes  []Note          `json:"notes,omitempty"`
-	Error  *frameError     `json:"error,omitempty"`
-}
-
-type frameError struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
-
-func (s *server) writeLine(v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		b = []byte("{}")
+// step is ah_serve_step: what to do with one line.
+func (s *server) step(line []byte, tooLong int) (C.uint32_t, []byte, error) {
+	pp, pn := optArg(s.policy)
+	lp, ln := bytesArg(line)
+	var kind C.uint32_t
+	var out *C.ah_buf
+	var cerr *C.ah_error
+	if st := C.ah_serve_step(s.args, pp, pn, lp, ln, C.size_t(tooLong), &kind, &out, &cerr); st != C.AH_OK {
+		return 0, nil, errorOf(st, cerr)
 	}
+	if out == nil {
+		return kind, nil, nil
+	}
+	return kind, takeBuf(out), nil
+}
+
+func (s *server) writeLine(b []byte) {
 	s.stdout.Write(append(b, '\n'))
 }
 
-// errorFrame reports a line that is not a frame (seq nil: null).
-func (s *server) errorFrame(seq json.RawMessage, code, msg string) {
-	if seq == nil {
-		seq = json.RawMessage("null")
-	}
-	s.writeLine(replyFrame{Seq: seq, Error: &frameError{code, msg}})
-}
-
-func (s *server) handle(line []byte) {
-	if len(bytes.TrimSpace(line)) == 0 {
-		return
-	}
-	if !utf8.Valid(line) {
-		s.errorFrame(nil, "invalid_utf8", "invalid UTF-8 in frame")
-		return
-	}
-	var v any
-	if err := json.Unmarshal(line, &v); err != nil {
-		s.errorFrame(nil, "invalid_json", "invalid JSON: "+err.Error())
-		return
-	}
-	if _, isObj := v.(map[string]any); !isObj {
-		s.errorFrame(nil, "not_an_object", fmt.Sprintf("payload must be a JSON object, got %T", v))
-		return
-	}
-	var frame map[string]json.RawMessage
-	if err := json.Unmarshal(line, &frame); err != nil {
-		s.errorFrame(nil, "invalid_json", "invalid JSON: "+err.Error())
-		return
-	}
-	if h, ok := frame["hello"]; ok {
-		s.hello(h)
-		return
-	}
-	seq := bytes.TrimSpace(frame["seq"])
-	if len(seq) == 0 || !(seq[0] == '"' || seq[0] == '-' || seq[0] >= '0' && seq[0] <= '9') {
-		s.errorFrame(nil, "invalid_argument", "invalid argument: a request frame needs a `seq` (number or string)")
-		return
-	}
-	// The whole line is the dialect payload, as the Rust server passes it
-	// (the decoders ignore `seq`).
-	resp, err := answer(s.ctx, s.r, s.args, line, nil)
+// request runs one request (the whole line is the dialect's payload) and
+// writes its reply.
+func (s *server) request(seq json.RawMessage, line []byte) {
+	resp := s.answer(line)
+	rj, err := json.Marshal(resp)
 	if err != nil {
-		code, msg := codeAndMessage(err)
-		s.errorFrame(seq, code, msg)
+		rj = []byte(`{"stdout":"","stderr":"","exit_code":0}`)
+	}
+	sp, sn := bytesArg(seq)
+	rp, rn := bytesArg(rj)
+	var out *C.ah_buf
+	var cerr *C.ah_error
+	if st := C.ah_serve_reply(sp, sn, rp, rn, &out, &cerr); st != C.AH_OK {
+		// Not reachable (both are JSON): the plugin applies its fail policy
+		// to a reply with an error.
+		_, msg := codeAndMessage(errorOf(st, cerr))
+		b, _ := json.Marshal(map[string]any{"seq": seq, "output": nil,
+			"error": map[string]string{"code": "io", "message": msg}})
+		s.writeLine(b)
 		return
 	}
-	s.writeLine(reply(seq, resp))
+	s.writeLine(takeBuf(out))
 	if resp.Stderr != "" {
 		io.WriteString(s.stderr, resp.Stderr)
 	}
 }
 
-// reply is core/src/serve.rs reply_frame: output is the stdout JSON
-// (absent when empty); error is set when the fail policy answered.
-func reply(seq json.RawMessage, r *Response) replyFrame {
-	f := replyFrame{Seq: seq, Notes: r.Notes}
-	if text := strings.TrimSpace(r.Stdout); text != "" {
-		if json.Valid([]byte(text)) {
-			f.Output = json.RawMessage(text)
-		} else {
-			f.Error = &frameError{"io", "the answer is not JSON"}
-		}
+// answer is one request as `agenthooks run` answers it (prepare, the
+// router within the deadline, complete), with the abandoned-handler cap.
+func (s *server) answer(line []byte) *Response {
+	pp, pn := optArg(s.policy)
+	bp, bn := bytesArg(line)
+	var inv *C.ah_invocation
+	var ans *C.ah_response
+	var cerr *C.ah_error
+	if st := C.ah_invocation_prepare(s.args, pp, pn, bp, bn, nil, &inv, &ans, &cerr); st != C.AH_OK {
+		// Not reachable: the policy was checked when the loop started.
+		code, msg := codeAndMessage(errorOf(st, cerr))
+		return &Response{Stderr: fmt.Sprintf("agenthooks: %s: %s\n", code, msg)}
 	}
-	if f.Error == nil {
-		for _, n := range r.Notes {
-			if n.Code == "fail_open" || n.Code == "fail_closed" {
-				code := n.From
-				if code == "" {
-					code = "handler_error"
-				}
-				f.Error = &frameError{code, strings.TrimSpace(r.Stderr)}
-				break
+	if ans != nil {
+		return takeResponse(ans)
+	}
+	defer C.ah_invocation_free(inv)
+	ev, err := eventFromJSON(view(C.ah_invocation_event_json(inv)), false)
+	if err != nil {
+		return completeError(inv, err)
+	}
+	if s.abandoned.Load() >= int64(C.ah_serve_abandoned_cap()) {
+		return completeStatus(inv, C.AH_ERR_HANDLER_ERROR, goString(C.ah_serve_overloaded_message()))
+	}
+	return s.decide(ev, inv, time.Duration(C.ah_invocation_deadline_ms(inv))*time.Millisecond)
+}
+
+// decide is Main's decide (the router on its own goroutine, abandoned at
+// the deadline, a panic recovered into the fail policy) that also counts
+// the goroutines still running past their deadline.
+func (s *server) decide(ev *Event, inv *C.ah_invocation, deadline time.Duration) *Response {
+	const running, done, abandoned = 0, 1, 2
+	var state atomic.Int32
+	ctx, cancel := context.WithTimeout(s.ctx, deadline)
+	defer cancel()
+	ch := make(chan outcome, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				buf := make([]byte, 4096)
+				ch <- outcome{panicked: p, stack: buf[:runtime.Stack(buf, false)]}
 			}
+			if state.Swap(done) == abandoned {
+				s.abandoned.Add(-1)
+			}
+		}()
+		d, err := s.r.Decide(ctx, ev)
+		ch <- outcome{d: d, err: err}
+	}()
+	select {
+	case o := <-ch:
+		return completeOutcome(inv, o)
+	case <-ctx.Done():
+		if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return completeStatus(inv, C.AH_ERR_HANDLER_ERROR, ctx.Err().Error())
 		}
+		s.abandoned.Add(1)
+		if !state.CompareAndSwap(running, abandoned) {
+			s.abandoned.Add(-1) // it finished just now
+		}
+		return completeStatus(inv, C.AH_ERR_HANDLER_TIMEOUT, "")
 	}
-	return f
 }
 
-// hello answers the plugin's hello with the effective policy (argv
-// overrides applied, defaults filled in) and the handler deadline.
-func (s *server) hello(h json.RawMessage) {
-	var hello struct {
-		Provider *string `json:"provider"`
-	}
-	_ = json.Unmarshal(h, &hello)
-	if hello.Provider != nil {
-		if p, err := ParseProvider(*hello.Provider); err != nil || p != s.provider {
-			s.errorFrame(nil, "invalid_argument", fmt.Sprintf(
-				"invalid argument: hello names provider `%s` but this program serves `%s`", *hello.Provider, s.provider))
-			return
-		}
-	}
-	p := s.r.policy
-	policy := map[string]any{
-		"fail":             orDefault(string(p.Fail), string(FailOpen)),
-		"unsupported":      orDefault(string(p.Unsupported), string(UnsupportedDegrade)),
-		"ask_fallback":     orDefault(string(p.AskFallback), string(AskFallbackDeny)),
-		"continuation_cap": 5,
-	}
-	if s.ra.Fail != "" {
-		policy["fail"] = string(s.ra.Fail)
-	}
+// completeOutcome completes with the router's outcome, as Main's decide.
+func completeOutcome(inv *C.ah_invocation, o outcome) *Response {
 	switch {
-	case p.ContinuationCap < 0:
-		policy["continuation_cap"] = 0
-	case p.ContinuationCap > 0:
-		policy["continuation_cap"] = p.ContinuationCap
+	case o.panicked != nil:
+		return completeStatus(inv, C.AH_ERR_PANIC, fmt.Sprint(o.panicked))
+	case o.err != nil:
+		return completeError(inv, o.err)
 	}
-	var deadline uint64 = 55000
-	if p.Timeout > 0 {
-		ms := p.Timeout.Milliseconds()
-		if ms == 0 {
-			ms = 1
-		}
-		policy["timeout_ms"] = ms
-		deadline = uint64(ms)
-	} else if t := s.ra.TimeoutS; t != nil && *t > 0 {
-		deadline = uint64(*t * 1000 * 0.9)
+	j, err := json.Marshal(o.d)
+	if err != nil {
+		return completeStatus(inv, C.AH_ERR_INVALID_DECISION, err.Error())
 	}
-	s.writeLine(map[string]any{"hello": map[string]any{
-		"provider":    s.provider,
-		"version":     Version(),
-		"policy":      policy,
-		"deadline_ms": deadline,
-	}})
+	p, n := bytesArg(j)
+	var out *C.ah_response
+	if st := C.ah_invocation_complete(inv, p, n, &out, nil); st != C.AH_OK {
+		return &Response{Stderr: "agenthooks: " + statusID(st) + "\n"}
+	}
+	return takeResponse(out)
 }
 
-func orDefault(v, d string) string {
-	if v == "" {
-		return d
-	}
-	return v
-}
+// serveAbandonedCap is ah_serve_abandoned_cap (for the tests).
+func serveAbandonedCap() int { return int(C.ah_serve_abandoned_cap()) }

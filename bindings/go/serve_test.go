@@ -4,8 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -88,8 +94,16 @@ func TestServeHelloRequestsAndBadLines(t *testing.T) {
 	if got := mustJSON(bySeq["5"]["output"]); got != `{"throw":"destructive command"}` {
 		t.Errorf("seq 5: %v", bySeq["5"])
 	}
-	if _, has := bySeq["2"]["output"]; has || bySeq["2"]["error"] != nil {
-		t.Errorf("seq 2 is no opinion: %v", bySeq["2"])
+	if out, has := bySeq["2"]["output"]; !has || out != nil || bySeq["2"]["error"] != nil {
+		t.Errorf("seq 2 is no opinion (output null): %v", bySeq["2"])
+	}
+	if e := bySeq["9"]["error"]; e == nil || e.(map[string]any)["code"] != "too_large" || bySeq["9"]["output"] == nil {
+		t.Errorf("seq 9 (overlong, seq from its first bytes; fail closed): %v", bySeq["9"])
+	}
+	for _, f := range frames[1:] {
+		if _, has := f["output"]; !has {
+			t.Errorf("a reply without output: %v", f)
+		}
 	}
 	if e := bySeq[`"x3"`]["error"]; e == nil || e.(map[string]any)["code"] != "wrong_type" {
 		t.Errorf("seq x3: %v", bySeq[`"x3"`])
@@ -97,7 +111,7 @@ func TestServeHelloRequestsAndBadLines(t *testing.T) {
 	if e := bySeq["4"]["error"]; e == nil || e.(map[string]any)["code"] != "handler_timeout" || bySeq["4"]["output"] == nil {
 		t.Errorf("seq 4 (timeout, fail closed): %v", bySeq["4"])
 	}
-	if want := "invalid_json invalid_argument too_large invalid_argument not_an_object"; strings.Join(errs, " ") != want {
+	if want := "invalid_json invalid_argument invalid_argument not_an_object"; strings.Join(errs, " ") != want {
 		t.Errorf("error frames %v, want %s", errs, want)
 	}
 }
@@ -130,5 +144,201 @@ func TestServeInAProcess(t *testing.T) {
 	}
 	if !strings.Contains(r.stderr, "stray") {
 		t.Errorf("stray print belongs on stderr: %q", r.stderr)
+	}
+}
+
+// vectorRouter is the router of fixtures/serve/README.md.
+func vectorRouter() *Router {
+	r := NewRouter()
+	r.OnToolPre(func(ctx context.Context, e *ToolPreEvent) (Decision, error) {
+		switch cmd := e.Tool.Command; {
+		case strings.Contains(cmd, "rm -rf"):
+			return Deny("destructive command"), nil
+		case cmd == "fail":
+			return Decision{}, errors.New("boom")
+		case cmd == "slow":
+			time.Sleep(time.Second)
+		}
+		return NoDecision(), nil
+	})
+	return r
+}
+
+type serveVector struct {
+	Name        string            `json:"name"`
+	Description string            `json:"description"`
+	Provider    string            `json:"provider"`
+	Args        []string          `json:"args"`
+	Input       []json.RawMessage `json:"input"`
+	Output      []json.RawMessage `json:"output"`
+	InOrder     [][]any           `json:"in_order"`
+}
+
+func vectorLine(t *testing.T, raw json.RawMessage) []byte {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return []byte(s)
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatalf("bad input entry %s", raw)
+	}
+	if b, ok := m["$b64"]; ok {
+		var enc string
+		json.Unmarshal(b, &enc)
+		out, err := base64.StdEncoding.DecodeString(enc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	if g, ok := m["$gen"]; ok {
+		var gen struct {
+			Prefix, Fill, Suffix string
+			Repeat               int
+		}
+		json.Unmarshal(g, &gen)
+		return []byte(gen.Prefix + strings.Repeat(gen.Fill, gen.Repeat) + gen.Suffix)
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// canon is a frame's canonical JSON (keys sorted), "$VERSION" expanded.
+func canon(t *testing.T, raw []byte) string {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatalf("not JSON: %s", raw)
+	}
+	if h, ok := v.(map[string]any)["hello"].(map[string]any); ok && h["version"] == "$VERSION" {
+		h["version"] = Version()
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// The shared serve vectors (fixtures/serve/, the same files the Rust and
+// Python suites run) through the Go serve loop.
+func TestServeVectors(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(fixturesDir, "serve", "*.json"))
+	if len(files) < 8 {
+		t.Fatalf("too few serve vectors: %d", len(files))
+	}
+	ran := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v serveVector
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&v); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if want := "serve/" + strings.TrimSuffix(filepath.Base(f), ".json"); v.Name != want || v.Description == "" {
+			t.Fatalf("%s: name %q", f, v.Name)
+		}
+		var in bytes.Buffer
+		for _, l := range v.Input {
+			in.Write(vectorLine(t, l))
+			in.WriteByte('\n')
+		}
+		var out, errb bytes.Buffer
+		argv := append([]string{"h", "agenthooks", "serve", "--provider=" + v.Provider}, v.Args...)
+		if code := Run(context.Background(), vectorRouter(), argv, &in, &out, &errb); code != 0 {
+			t.Errorf("%s: exit %d: %s", v.Name, code, errb.String())
+			continue
+		}
+		ran++
+		var got, want []string
+		var gotSeqs []string
+		for _, l := range bytes.Split(bytes.TrimSuffix(out.Bytes(), []byte("\n")), []byte("\n")) {
+			got = append(got, canon(t, l))
+			var f struct {
+				Seq json.RawMessage `json:"seq"`
+			}
+			json.Unmarshal(l, &f)
+			gotSeqs = append(gotSeqs, string(f.Seq))
+		}
+		for _, w := range v.Output {
+			want = append(want, canon(t, w))
+		}
+		first := ""
+		if len(want) > 0 {
+			first = want[0]
+		}
+		sg, sw := append([]string(nil), got...), append([]string(nil), want...)
+		sort.Strings(sg)
+		sort.Strings(sw)
+		if strings.Join(sg, "\n") != strings.Join(sw, "\n") {
+			t.Errorf("%s: replies differ\n got  %s\n want %s", v.Name, strings.Join(sg, "\n      "), strings.Join(sw, "\n      "))
+			continue
+		}
+		if strings.HasPrefix(first, `{"hello"`) && got[0] != first {
+			t.Errorf("%s: the hello reply must come first", v.Name)
+		}
+		for _, order := range v.InOrder {
+			last := -1
+			for _, s := range order {
+				b, _ := json.Marshal(s)
+				pos := -1
+				for i, g := range gotSeqs {
+					if g == string(b) {
+						pos = i
+						break
+					}
+				}
+				if pos <= last {
+					t.Errorf("%s: seqs %v out of order", v.Name, order)
+					break
+				}
+				last = pos
+			}
+		}
+	}
+	t.Logf("serve vectors: ran %d of %d", ran, len(files))
+	if ran != len(files) {
+		t.Errorf("ran %d of %d serve vectors", ran, len(files))
+	}
+}
+
+// Handlers past their deadline are abandoned; while ah_serve_abandoned_cap()
+// of them still run, requests are refused with the fail policy's answer
+// instead of starting more goroutines.
+func TestServeCapsHungHandlers(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	r := NewRouter(WithPolicy(Policy{Fail: FailClosed, Timeout: 10 * time.Millisecond}))
+	r.OnToolPre(func(ctx context.Context, e *ToolPreEvent) (Decision, error) {
+		<-release // ignores ctx: hung
+		return NoDecision(), nil
+	})
+	capN := serveAbandonedCap()
+	n := capN + 8
+	var lines []string
+	for i := 0; i < n; i++ {
+		lines = append(lines, ocFrame(strconv.Itoa(i), "ls"))
+	}
+	before := runtime.NumGoroutine()
+	frames, stderr, code := serveLines(t, r, strings.Join(lines, "\n"), "--provider=opencode")
+	if extra := runtime.NumGoroutine() - before; extra > capN {
+		t.Errorf("%d handler goroutines left running, cap %d", extra, capN)
+	}
+	if code != 0 || len(frames) != n {
+		t.Fatalf("code %d, %d frames, stderr %s", code, len(frames), stderr)
+	}
+	for i, f := range frames {
+		e, _ := f["error"].(map[string]any)
+		want := "handler_timeout"
+		if i >= capN {
+			want = "handler_error"
+		}
+		if e == nil || e["code"] != want || f["output"] == nil {
+			t.Errorf("frame %d: want %s with the fail-closed block: %v", i, want, f)
+		}
 	}
 }

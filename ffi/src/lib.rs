@@ -24,6 +24,7 @@ pub mod info;
 pub mod merge;
 pub mod respond;
 pub mod runtime;
+pub mod serve;
 pub mod version;
 
 pub use buf::ah_buf;

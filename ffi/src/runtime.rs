@@ -26,7 +26,7 @@ use crate::respond::{ah_response, policy};
 /// thread. Free with `ah_run_args_free`.
 #[derive(Debug)]
 pub struct ah_run_args {
-    plan: Plan,
+    pub(crate) plan: Plan,
     json: NulStr,
     command: NulStr,
     warnings: NulStr,

@@ -1235,6 +1235,65 @@ static void test_runtime(void) {
   CHECK(ah_policy_deadline_ms(NULL, 0, 1.0, NULL, NULL) == AH_ERR_NULL_ARG, "deadline NULL out");
 }
 
+/* The serve loop's steps: classify lines, build replies. */
+static void test_serve(void) {
+  const char *argv[] = {"g", "agenthooks", "serve", "--provider=opencode", "--fail=closed", "--max-bytes=100"};
+  ah_run_args *a = NULL;
+  CHECK(ah_run_args_parse(argv, 6, &a, NULL) == AH_OK && a, "serve args");
+  uint32_t kind = 99;
+  ah_buf *out = NULL;
+  CHECK(ah_serve_step(a, NULL, 0, S("  "), 0, &kind, &out, NULL) == AH_OK && kind == AH_SERVE_SKIP && !out, "blank: skip");
+  CHECK(ah_serve_step(a, NULL, 0, S("{\"hello\":{}}"), 0, &kind, &out, NULL) == AH_OK && kind == AH_SERVE_REPLY && out,
+        "hello: reply");
+  ah_str t = ah_buf_str(out);
+  CHECK(contains(t.ptr, t.len, "\"fail\":\"closed\"", 15), "hello names the effective policy");
+  ah_buf_free(out);
+  out = NULL;
+  CHECK(ah_serve_step(a, NULL, 0, S("not json"), 0, &kind, &out, NULL) == AH_OK && kind == AH_SERVE_REPLY && out,
+        "not json: reply");
+  t = ah_buf_str(out);
+  CHECK(contains(t.ptr, t.len, "\"throw\":", 8) && contains(t.ptr, t.len, "invalid_json", 12),
+        "not json: the fail-closed answer and the error");
+  ah_buf_free(out);
+  out = NULL;
+  CHECK(ah_serve_step(a, NULL, 0, S("{\"seq\":7,\"x\":\"xxxx"), 500, &kind, &out, NULL) == AH_OK && kind == AH_SERVE_REPLY,
+        "too long: reply");
+  t = ah_buf_str(out);
+  CHECK(contains(t.ptr, t.len, "\"seq\":7", 7) && contains(t.ptr, t.len, "too_large", 9), "too long: seq recovered");
+  ah_buf_free(out);
+  out = NULL;
+  const char *req = "{\"seq\":\"a\",\"hook\":\"tool.execute.before\",\"input\":{\"sessionID\":\"s1\"}}";
+  CHECK(ah_serve_step(a, NULL, 0, S(req), 0, &kind, &out, NULL) == AH_OK && kind == AH_SERVE_REQUEST, "request");
+  t = ah_buf_str(out);
+  CHECK(t.len == strlen("{\"seq\":\"a\",\"session\":\"s1\"}") && memcmp(t.ptr, "{\"seq\":\"a\",\"session\":\"s1\"}", t.len) == 0,
+        "request: seq and session");
+  ah_buf_free(out);
+  out = NULL;
+  CHECK(ah_serve_step(NULL, NULL, 0, S("x"), 0, &kind, &out, NULL) == AH_ERR_NULL_ARG, "step NULL args");
+  CHECK(ah_serve_step(a, NULL, 0, S("x"), 0, NULL, &out, NULL) == AH_ERR_NULL_ARG, "step NULL kind");
+  CHECK(ah_serve_step(a, NULL, 0, S("x"), 0, &kind, NULL, NULL) == AH_ERR_NULL_ARG, "step NULL out");
+  CHECK(ah_serve_step(a, S("{\"x\":1}"), S("x"), 0, &kind, &out, NULL) == AH_ERR_INVALID_ARGUMENT, "step bad policy");
+  ah_run_args_free(a);
+  const char *none[] = {"g", "agenthooks", "serve"};
+  CHECK(ah_run_args_parse(none, 3, &a, NULL) == AH_OK && a, "serve args without provider");
+  CHECK(ah_serve_step(a, NULL, 0, S("x"), 0, &kind, &out, NULL) == AH_ERR_INVALID_ARGUMENT, "step needs a provider");
+  ah_run_args_free(a);
+
+  CHECK(ah_serve_reply(S("3"), S("{\"stdout\":\"\",\"stderr\":\"\",\"exit_code\":0}"), &out, NULL) == AH_OK, "reply");
+  t = ah_buf_str(out);
+  CHECK(t.len == strlen("{\"output\":null,\"seq\":3}") && memcmp(t.ptr, "{\"output\":null,\"seq\":3}", t.len) == 0,
+        "reply: output null is no opinion");
+  ah_buf_free(out);
+  out = NULL;
+  CHECK(ah_serve_reply(S("3"), S("{}"), &out, NULL) == AH_ERR_INVALID_JSON, "reply bad response");
+  CHECK(ah_serve_reply(S("3"), S("{\"stdout\":\"\",\"stderr\":\"\",\"exit_code\":0}"), NULL, NULL) == AH_ERR_NULL_ARG,
+        "reply NULL out");
+  CHECK(ah_serve_reply(NULL, 1, S("{}"), &out, NULL) == AH_ERR_NULL_ARG, "reply NULL seq");
+  CHECK(ah_serve_abandoned_cap() == 32 && ah_serve_head_bytes() == 256, "serve bounds");
+  t = ah_serve_overloaded_message();
+  CHECK(t.ptr && t.ptr[t.len] == 0 && contains(t.ptr, t.len, "32 handlers", 11), "overloaded message");
+}
+
 /* Last: fd 1 is diverted to stderr for the rest of the process. */
 static void test_stdout_guard(void) {
   ah_stdout_guard *g = NULL;
@@ -1411,6 +1470,7 @@ int main(int argc, char **argv) {
   test_merge();
   test_info();
   test_runtime();
+  test_serve();
   test_host();
   int matched = walk(argv[1], "provider", run_provider_case) + walk(argv[1], "router", run_router_case) +
                 walk(argv[1], "runtime", run_runtime_case);

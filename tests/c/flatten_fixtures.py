@@ -111,7 +111,7 @@ def write(d, name, data):
 
 
 def provider_cases(root, out):
-    dirs = sorted(p for p in root.iterdir() if p.is_dir() and p.name not in ("router", "host", "install", "runtime"))
+    dirs = sorted(p for p in root.iterdir() if p.is_dir() and p.name not in ("router", "host", "install", "runtime", "serve"))
     names = set()
     i = 0
     for d in dirs:
