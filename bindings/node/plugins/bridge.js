@@ -3,11 +3,21 @@
 // the hook program once, sends a hello, then one JSON frame per line with
 // a sequence number, and matches replies (which may come in any order) by
 // `seq`. Protocol: core/src/serve.rs, ARCHITECTURE.md "Bindings".
+//
+// What a reply means is the Engine's (common.js): an error reply, or one
+// without `output`, gets the fail policy's answer. A reply whose `seq` is
+// null (or matches nothing pending) cannot be tied to a request: it is
+// logged, and the request it may have belonged to is answered by the
+// plugin's deadline (the fail policy again). A reply line longer than
+// MAX_REPLY_CHARS is dropped the same way instead of being buffered.
 
 const { spawn } = require('node:child_process')
 
 /** How soon a program that exited is started again. */
 const RESTART_MS = 1000
+
+/** The longest reply line kept (characters; the program's frame limit is 64 MiB). */
+const MAX_REPLY_CHARS = 64 * 1024 * 1024
 
 /** An error of the bridge itself (the program is gone or unreachable). */
 class BridgeError extends Error {
@@ -41,6 +51,7 @@ class Bridge {
     this.pending = new Map()
     this.child = null
     this.buffer = ''
+    this.skipping = false
     /** The program's policy, from its hello reply. */
     this.policy = null
     this.deadlineMs = null
@@ -61,6 +72,7 @@ class Bridge {
     })
     this.child = child
     this.buffer = ''
+    this.skipping = false
     child.stdout.setEncoding('utf8')
     child.stdout.on('data', (chunk) => this.#onData(chunk))
     child.stdin.on('error', () => {}) // EPIPE when the program died: handled on exit
@@ -82,32 +94,56 @@ class Bridge {
     }
   }
 
+  // Reply lines: only the new chunk is searched for newlines (a long reply
+  // arriving in many chunks costs linear time), and a partial line longer
+  // than MAX_REPLY_CHARS is dropped with the rest of its line.
   #onData(chunk) {
-    this.buffer += chunk
-    let nl
-    while ((nl = this.buffer.indexOf('\n')) >= 0) {
-      const line = this.buffer.slice(0, nl).trim()
-      this.buffer = this.buffer.slice(nl + 1)
-      if (line === '') continue
-      let msg
-      try {
-        msg = JSON.parse(line)
-      } catch {
-        this.log(`agenthooks: the bridge printed a line that is not JSON: ${line.slice(0, 200)}`)
-        continue
-      }
-      if (msg && msg.hello) {
-        this.policy = msg.hello.policy ?? null
-        this.deadlineMs = msg.hello.deadline_ms ?? null
-        continue
-      }
-      const p = msg && msg.seq !== undefined && msg.seq !== null ? this.pending.get(msg.seq) : undefined
-      if (p) {
-        this.pending.delete(msg.seq)
-        p.resolve(msg)
-      } else if (msg && msg.error) {
-        this.log(`agenthooks: bridge: ${msg.error.code}: ${msg.error.message ?? ''}`.trimEnd())
-      }
+    let start = 0
+    let nl = chunk.indexOf('\n')
+    if (this.skipping) {
+      if (nl < 0) return
+      this.skipping = false
+      start = nl + 1
+      nl = chunk.indexOf('\n', start)
+    }
+    while (nl >= 0) {
+      const line = (this.buffer + chunk.slice(start, nl)).trim()
+      this.buffer = ''
+      if (line !== '') this.#onLine(line)
+      start = nl + 1
+      nl = chunk.indexOf('\n', start)
+    }
+    const rest = chunk.slice(start)
+    if (this.buffer.length + rest.length > MAX_REPLY_CHARS) {
+      this.log(`agenthooks: bridge: dropped a reply line longer than ${MAX_REPLY_CHARS} characters`)
+      this.buffer = ''
+      this.skipping = true
+      return
+    }
+    this.buffer += rest
+  }
+
+  #onLine(line) {
+    let msg
+    try {
+      msg = JSON.parse(line)
+    } catch {
+      this.log(`agenthooks: the bridge printed a line that is not JSON: ${line.slice(0, 200)}`)
+      return
+    }
+    if (msg && msg.hello) {
+      this.policy = msg.hello.policy ?? null
+      this.deadlineMs = msg.hello.deadline_ms ?? null
+      return
+    }
+    const p = msg && msg.seq !== undefined && msg.seq !== null ? this.pending.get(msg.seq) : undefined
+    if (p) {
+      this.pending.delete(msg.seq)
+      p.resolve(msg)
+    } else if (msg && msg.error) {
+      // Not tied to a pending request (seq null): only logged; that
+      // request, if any, gets the fail policy at the plugin's deadline.
+      this.log(`agenthooks: bridge: ${msg.error.code}: ${msg.error.message ?? ''}`.trimEnd())
     }
   }
 
@@ -121,8 +157,13 @@ class Bridge {
     if (!this.closed) this.log(`agenthooks: bridge: ${why}`)
   }
 
-  /** Sends one frame; resolves to the reply `{seq, output?, notes?, error?}`. */
-  request(frame) {
+  /**
+   * Sends one frame; resolves to the reply `{seq, output, notes?, error?}`.
+   * With `timeoutMs`, rejects (code `handler_timeout`) when no reply came
+   * in time and forgets the request: a reply that never comes (seq null,
+   * dropped) holds neither memory nor the host.
+   */
+  request(frame, timeoutMs) {
     if (this.closed) return Promise.reject(new BridgeError('the bridge is closed'))
     if (!this.child) {
       // A program that keeps dying is not restarted for every event.
@@ -133,11 +174,20 @@ class Bridge {
     }
     if (!this.child) return Promise.reject(new BridgeError(`cannot run ${this.program}`))
     const seq = ++this.seq
+    let timer
     return new Promise((resolve, reject) => {
       this.pending.set(seq, { resolve, reject })
       this.#hold(true)
       this.#write({ seq, ...frame })
+      if (typeof timeoutMs === 'number' && timeoutMs >= 0) {
+        timer = setTimeout(
+          () => reject(new BridgeError(`the bridge did not answer within ${timeoutMs} ms`, 'handler_timeout')),
+          timeoutMs,
+        )
+        if (typeof timer.unref === 'function') timer.unref()
+      }
     }).finally(() => {
+      clearTimeout(timer)
       this.pending.delete(seq)
       if (this.pending.size === 0) this.#hold(false)
     })
@@ -165,4 +215,4 @@ class Bridge {
   }
 }
 
-module.exports = { Bridge, BridgeError }
+module.exports = { Bridge, BridgeError, MAX_REPLY_CHARS }

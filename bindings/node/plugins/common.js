@@ -160,7 +160,9 @@ function withTimeout(promise, ms, what) {
  * response `{stdout, stderr, exit_code, notes}` for one frame, in-process
  * (the router runs here, the core decodes and encodes through the addon)
  * or over the bridge. It never rejects: a handler error, a timeout, a dead
- * bridge or a frame that does not decode all get the fail policy's answer.
+ * bridge, a bridge reply with an `error` or without `output`, or a frame
+ * that does not decode all get the fail policy's answer (the effective
+ * policy: the `fail` option, else the program's from its hello).
  *
  * options: `provider` (`opencode` | `openclaw`), `router` (in-process) or
  * `command` (bridge: string or argv array), `timeoutMs` (the plugin-owned
@@ -261,11 +263,21 @@ class Engine {
     }
     // The program's own deadline is 90% of --timeout; ours leaves it room.
     const ms = this.deadlineMs() + 500
-    const reply = await withTimeout(this.bridge.request(frame), ms, 'the bridge')
-    if (reply.error) {
-      this.log(`agenthooks: ${frame.hook}: ${reply.error.code}: ${reply.error.message ?? ''}`.trimEnd())
+    const reply = await this.bridge.request(frame, ms)
+    const out = reply.output
+    if (reply.error || !isAnswer(out)) {
+      // An error reply, or one without a readable `output`, is never "no
+      // opinion": dispatch() answers it with the fail policy (closed: a
+      // block), whatever the reply carried.
+      const e = new Error(
+        reply.error
+          ? `${reply.error.code}: ${reply.error.message ?? ''}`.trimEnd()
+          : `the bridge replied without an answer (\`output\` ${out === undefined ? 'missing' : 'not an object or null'})`,
+      )
+      e.code = reply.error && typeof reply.error.code === 'string' ? reply.error.code : 'io'
+      throw e
     }
-    const stdout = reply.output === undefined ? '' : JSON.stringify(reply.output)
+    const stdout = out === null ? '' : JSON.stringify(out)
     return { stdout, stderr: '', exit_code: 0, notes: reply.notes ?? [] }
   }
 
@@ -301,6 +313,11 @@ class Engine {
   close() {
     if (this.bridge) this.bridge.close()
   }
+}
+
+/** A bridge reply's `output`: the answer object, or null for no opinion. */
+function isAnswer(v) {
+  return v === null || (typeof v === 'object' && !Array.isArray(v))
 }
 
 /** `router` or bridge options from the plugin's first argument. */
