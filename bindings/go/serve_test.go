@@ -157,7 +157,7 @@ func vectorRouter() *Router {
 		case cmd == "fail":
 			return Decision{}, errors.New("boom")
 		case cmd == "slow":
-			time.Sleep(time.Second)
+			time.Sleep(3 * time.Second)
 		}
 		return NoDecision(), nil
 	})

@@ -624,6 +624,9 @@ impl Shared {
             Err(Error::HandlerTimeout {
                 ms: inv.deadline_ms,
             })
+        } else if !self.router.runs_user_code(&inv.event) {
+            // No handler, observer or middleware: nothing can hang.
+            self.router.decide(&inv.event)
         } else {
             self.decide(Arc::clone(&inv.event), deadline, inv.deadline_ms)
         };

@@ -39,7 +39,7 @@ fn router(name: &str) -> Router {
                 } else if cmd == "panic" {
                     panic!("handler blew up")
                 } else if cmd == "slow" {
-                    std::thread::sleep(Duration::from_millis(400));
+                    std::thread::sleep(Duration::from_secs(3));
                     Decision::no_decision()
                 } else {
                     Decision::no_decision()
@@ -414,7 +414,7 @@ fn serve_lines(router: Router, argv: &str, input: &[u8]) -> Vec<Value> {
 /// block, so a plugin that takes the reply as it is still blocks. Before
 /// the fix the line-level errors had no `output` at all.
 fn every_reply_carries_the_fail_answer() {
-    let guard = || router("guard").policy(Policy::fail_closed().timeout_ms(100));
+    let guard = || router("guard").policy(Policy::fail_closed().timeout_ms(1000));
     let big = format!(
         r#"{{"seq":9,"hook":"tool.execute.before","x":"{}"}}"#,
         "x".repeat(5000)

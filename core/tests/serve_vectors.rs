@@ -38,7 +38,7 @@ fn vector_router() -> Router {
         } else if cmd == "fail" {
             Err("boom".into())
         } else if cmd == "slow" {
-            std::thread::sleep(Duration::from_secs(1));
+            std::thread::sleep(Duration::from_secs(3));
             Ok(Decision::no_decision())
         } else {
             Ok(Decision::no_decision())

@@ -35,7 +35,7 @@ def vector_router() -> ah.Router:
         if cmd == "fail":
             raise ah.AgentHooksError("boom", code="handler_error")
         if cmd == "slow":
-            time.sleep(1)
+            time.sleep(3)
         return ah.no_decision()
 
     return r
