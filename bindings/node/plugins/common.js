@@ -265,10 +265,20 @@ class Engine {
     const ms = this.deadlineMs() + 500
     const reply = await this.bridge.request(frame, ms)
     const out = reply.output
+    if (reply.error && out !== null && isAnswer(out)) {
+      // The program's own fail answer (it names the cause, e.g. a missing
+      // native part): taken when the plugin's fail posture is the one the
+      // program answered under.
+      const own = this.bridge.policy && this.bridge.policy.fail
+      if (own && (this.failOverride ?? own) === own) {
+        this.log(`agenthooks: ${frame.hook}: ${reply.error.code}: ${reply.error.message ?? ''}`.trimEnd())
+        return { stdout: JSON.stringify(out), stderr: '', exit_code: 0, notes: reply.notes ?? [] }
+      }
+    }
     if (reply.error || !isAnswer(out)) {
       // An error reply, or one without a readable `output`, is never "no
-      // opinion": dispatch() answers it with the fail policy (closed: a
-      // block), whatever the reply carried.
+      // opinion": dispatch() answers it with the plugin's fail policy
+      // (closed: a block).
       const e = new Error(
         reply.error
           ? `${reply.error.code}: ${reply.error.message ?? ''}`.trimEnd()

@@ -54,6 +54,14 @@ test('an error reply is answered by the plugin\'s fail policy: `fail: closed` bl
   assert.equal(ok.thrown, undefined, 'output null without an error is no opinion')
 })
 
+test('an error reply carrying the program\'s block keeps its reason when the postures agree', async () => {
+  const r = await beforeTool({ AH_FAKE_MODE: 'error-block-output', AH_FAKE_FAIL: 'closed' })
+  assert.equal(r.thrown, 'the program says no (its own reason)')
+  // The plugin's own `fail: open` overrides the program's closed answer.
+  const open = await beforeTool({ AH_FAKE_MODE: 'error-block-output', AH_FAKE_FAIL: 'closed' }, { fail: 'open' })
+  assert.equal(open.thrown, undefined)
+})
+
 test('a reply with seq null is not taken for the request; the deadline answers it per the fail policy', async () => {
   const t0 = Date.now()
   const r = await beforeTool({ AH_FAKE_MODE: 'seq-null', AH_FAKE_FAIL: 'closed' }, { timeoutMs: 200 })

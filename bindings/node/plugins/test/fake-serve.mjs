@@ -27,6 +27,8 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
       return write({ seq, error: err })
     case 'error-null-output':
       return write({ seq, output: null, notes: [{ code: 'fail_open', from: 'handler_error', to: 'no_decision' }], error: err })
+    case 'error-block-output':
+      return write({ seq, output: { throw: 'the program says no (its own reason)' }, error: err })
     case 'no-output':
       return write({ seq })
     case 'bad-output':
