@@ -209,9 +209,14 @@ func (s *server) answer(line []byte) *Response {
 		return takeResponse(ans)
 	}
 	defer C.ah_invocation_free(inv)
-	ev, err := eventFromJSON(view(C.ah_invocation_event_json(inv)), false)
+	ev, err := eventFromNative(C.ah_invocation_event(inv), line, nil)
 	if err != nil {
 		return completeError(inv, err)
+	}
+	defer ev.releaseOutput() // before the invocation is freed
+	if !s.r.runsUserCode(ev) {
+		// Nothing of the author's runs for this event: nothing can hang.
+		return completeDecision(inv, NoDecision())
 	}
 	if s.abandoned.Load() >= int64(C.ah_serve_abandoned_cap()) {
 		return completeStatus(inv, C.AH_ERR_HANDLER_ERROR, goString(C.ah_serve_overloaded_message()))
@@ -264,16 +269,7 @@ func completeOutcome(inv *C.ah_invocation, o outcome) *Response {
 	case o.err != nil:
 		return completeError(inv, o.err)
 	}
-	j, err := json.Marshal(o.d)
-	if err != nil {
-		return completeStatus(inv, C.AH_ERR_INVALID_DECISION, err.Error())
-	}
-	p, n := bytesArg(j)
-	var out *C.ah_response
-	if st := C.ah_invocation_complete(inv, p, n, &out, nil); st != C.AH_OK {
-		return &Response{Stderr: "agenthooks: " + statusID(st) + "\n"}
-	}
-	return takeResponse(out)
+	return completeDecision(inv, o.d)
 }
 
 // serveAbandonedCap is ah_serve_abandoned_cap (for the tests).

@@ -147,8 +147,8 @@ func TestServeInAProcess(t *testing.T) {
 	}
 }
 
-// vectorRouter is the router of fixtures/serve/README.md.
-func vectorRouter() *Router {
+// serveVectorRouter is the router of fixtures/serve/README.md.
+func serveVectorRouter() *Router {
 	r := NewRouter()
 	r.OnToolPre(func(ctx context.Context, e *ToolPreEvent) (Decision, error) {
 		switch cmd := e.Tool.Command; {
@@ -249,7 +249,7 @@ func TestServeVectors(t *testing.T) {
 		}
 		var out, errb bytes.Buffer
 		argv := append([]string{"h", "agenthooks", "serve", "--provider=" + v.Provider}, v.Args...)
-		if code := Run(context.Background(), vectorRouter(), argv, &in, &out, &errb); code != 0 {
+		if code := Run(context.Background(), serveVectorRouter(), argv, &in, &out, &errb); code != 0 {
 			t.Errorf("%s: exit %d: %s", v.Name, code, errb.String())
 			continue
 		}
