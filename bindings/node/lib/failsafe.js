@@ -606,7 +606,6 @@ function serve(router, plan) {
   const fail = failOf(router, plan)
   const provider = plan.provider ?? ''
   const cause = unavailable()
-  let buf = ''
   const onLine = (line) => {
     if (line.trim() === '') return
     let obj = null
@@ -622,23 +621,50 @@ function serve(router, plan) {
     }
     const seq = obj && typeof obj === 'object' ? obj.seq ?? null : null
     const r = answer({ provider: plan.provider, payload: obj ?? line, fail, router })
-    const out = { seq, error: { code: 'native_unavailable', message: cause } }
-    if (r.stdout.trim() !== '') out.output = JSON.parse(r.stdout)
+    // `output` is always present (null = no opinion), as in the core's serve
+    // replies; `error` makes the plugin apply its fail policy.
+    const out = {
+      seq,
+      output: r.stdout.trim() !== '' ? JSON.parse(r.stdout) : null,
+      error: { code: 'native_unavailable', message: cause },
+    }
     writeFd(1, `${JSON.stringify(out)}\n`)
     if (r.stderr) writeFd(2, r.stderr)
   }
-  process.stdin.setEncoding('utf8')
-  process.stdin.on('data', (c) => {
-    buf += c
-    let nl
-    while ((nl = buf.indexOf('\n')) >= 0) {
-      const line = buf.slice(0, nl)
-      buf = buf.slice(nl + 1)
-      onLine(line)
+  // Lines are bounded by the read limit: a longer one is answered (fail
+  // policy, no seq) and its remainder skipped, never buffered whole; each
+  // chunk is scanned once.
+  const limit = readLimit(plan)
+  let chunks = []
+  let size = 0
+  let skipping = false
+  const take = (piece) => {
+    if (skipping) return
+    size += piece.length
+    if (size > limit) {
+      chunks = []
+      size = 0
+      skipping = true
+      onLine('{}')
+      return
     }
+    chunks.push(piece)
+  }
+  process.stdin.on('data', (c) => {
+    let start = 0
+    let nl
+    while ((nl = c.indexOf(10, start)) >= 0) {
+      take(c.subarray(start, nl))
+      if (!skipping) onLine(Buffer.concat(chunks).toString('utf8'))
+      chunks = []
+      size = 0
+      skipping = false
+      start = nl + 1
+    }
+    if (start < c.length) take(c.subarray(start))
   })
   process.stdin.on('end', () => {
-    if (buf) onLine(buf)
+    if (!skipping && size > 0) onLine(Buffer.concat(chunks).toString('utf8'))
     process.exit(0)
   })
   return new Promise(() => {})

@@ -232,6 +232,24 @@ test('serve: a hello with the fail policy, then the failsafe answer per frame', 
   assert.match(reply.output.throw, /native_unavailable/)
 })
 
+test('serve: a line over --max-bytes is answered and skipped, every reply carries output', async () => {
+  const p = spawn(process.execPath, [path.join(MISSING, 'hook.mjs'), 'agenthooks', 'serve', '--provider=opencode', '--max-bytes=1000'], {
+    env: { ...process.env, AH_FAIL: 'closed' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
+  let out = ''
+  p.stdout.on('data', (c) => { out += c })
+  p.stdin.write(`{"seq": 1, "pad": "${'x'.repeat(200000)}"}\n`)
+  p.stdin.end(`${JSON.stringify({ seq: 2, hook: 'tool.execute.before', input: { tool: 'bash' }, output: { args: {} } })}\n`)
+  const code = await new Promise((resolve) => p.on('exit', resolve))
+  assert.equal(code, 0)
+  const [first, second] = out.trim().split('\n').map((l) => JSON.parse(l))
+  assert.equal(first.seq, null)
+  assert.ok('output' in first && first.error.code === 'native_unavailable')
+  assert.equal(second.seq, 2)
+  assert.match(second.output.throw, /native_unavailable/)
+})
+
 // ------------------------------------------------- argv: the core's rules
 // The stand-in parses argv itself; it must read it as the core's run entry
 // does (core/src/runtime.rs launch / start / universal_answer), or a typo in

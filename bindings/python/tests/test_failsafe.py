@@ -184,6 +184,24 @@ def test_serve_answers_each_frame_with_the_fail_policy(site: pathlib.Path) -> No
     assert reply["output"]["block"] is True and "native_unavailable" in reply["output"]["blockReason"]
 
 
+def test_serve_bounds_lines_and_always_sends_output(site: pathlib.Path) -> None:
+    # A line over --max-bytes is answered (fail policy, no seq) and skipped,
+    # the next frame is still served; a no-opinion reply carries output null.
+    big = b'{"seq": 1, "pad": "' + b"x" * 200_000 + b'"}'
+    frames = big + b"\n" + json.dumps(
+        {"seq": 2, "hook": "before_tool_call", "event": {"toolName": "exec"}}).encode() + b"\n"
+    p = run(site, ["agenthooks", "serve", "--provider=openclaw", "--max-bytes=1000"], frames,
+            {"AH_FAIL": "closed"})
+    assert p.returncode == 0, p.stderr
+    first, second = [json.loads(line) for line in p.stdout.splitlines()]
+    assert first["seq"] is None and first["output"]["block"] is True
+    assert second["seq"] == 2 and second["output"]["block"] is True
+    p = run(site, ["agenthooks", "serve", "--provider=openclaw"],
+            json.dumps({"seq": 3, "hook": "after_tool_call", "event": {}}).encode() + b"\n", {})
+    reply = json.loads(p.stdout)
+    assert "output" in reply and reply["error"]["code"] == "native_unavailable"
+
+
 def test_a_hook_that_crashes_at_import_still_answers_fail_closed(site: pathlib.Path) -> None:
     # The hook calls a core API at import (before main): argv's --fail=closed still holds.
     code = "import agenthooks as ah\nah.quirks()\n"

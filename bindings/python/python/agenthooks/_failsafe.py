@@ -712,7 +712,21 @@ def _serve(router: Any, plan: _Plan) -> int:
     provider = plan.provider or ""
     t = _table()
     policy = dict(t["policy"], fail=fail)
-    for raw in sys.stdin.buffer:
+    limit = plan.read_limit()
+    stdin = sys.stdin.buffer
+    while True:
+        # One line at most `limit` bytes: a longer one is answered (fail
+        # policy, no seq) and skipped in bounded chunks, never kept whole.
+        raw = stdin.readline(limit + 1)
+        if not raw:
+            break
+        overlong = len(raw) > limit and not raw.endswith(b"\n")
+        if overlong:
+            while True:
+                rest = stdin.readline(1 << 16)
+                if not rest or rest.endswith(b"\n"):
+                    break
+            raw = b"{}"
         line = raw.strip()
         if not line:
             continue
@@ -726,9 +740,13 @@ def _serve(router: Any, plan: _Plan) -> int:
             continue
         seq = obj.get("seq") if isinstance(obj, dict) else None
         resp = answer(plan.provider, line, fail, router)
-        out: Dict[str, Any] = {"seq": seq, "error": {"code": "native_unavailable", "message": _CAUSE}}
-        if resp.stdout.strip():
-            out["output"] = json.loads(resp.stdout)
+        # `output` is always present (null = no opinion), as the core's
+        # serve replies; `error` makes the plugin apply its fail policy.
+        out: Dict[str, Any] = {
+            "seq": seq,
+            "output": json.loads(resp.stdout) if resp.stdout.strip() else None,
+            "error": {"code": "native_unavailable", "message": _CAUSE},
+        }
         _write(1, json.dumps(out) + "\n")
         _write(2, resp.stderr)
     return 0
