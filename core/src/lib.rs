@@ -36,6 +36,7 @@ pub use model::*;
 pub mod host;
 pub mod matcher;
 pub mod merge;
+pub mod dispatch;
 pub mod router;
 pub mod runtime;
 pub mod serve;

@@ -1,13 +1,13 @@
-//! Handler registration and dispatch for Rust authors. Semantics (the same
-//! in every language): registration per kind stacks; the first conclusive
-//! decision wins ([`crate::merge`]); observers see every event and never
-//! gate; middleware wraps the typed pipeline, outermost first.
+//! Handler registration and dispatch for Rust authors: a driver over the
+//! core's registration table ([`crate::dispatch`]), like every binding's
+//! router. The rules (order, `when`, middleware, observers, errors) are
+//! written down there, once.
 
-use std::collections::HashMap;
+use std::cell::RefCell;
 use std::ops::Deref;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
+use crate::dispatch::{Dispatch, Key, On, Outcome, Role, Step, Table, When};
 use crate::error::Error;
 use crate::merge::{self, Fold};
 use crate::model::{Canonical, Decision, Event, Kind, Policy, StopInfo, ToolCall};
@@ -130,9 +130,17 @@ impl Matcher {
     pub fn matches(&self, e: &Event) -> bool {
         let Some(t) = &e.tool else { return false };
         match self {
-            Matcher::Canonical(c) => t.canonical == *c,
-            Matcher::Names(n) => n.iter().any(|n| n == &t.name),
             Matcher::Predicate(p) => p(t),
+            m => m.spec().matches(Key::of(e).tool),
+        }
+    }
+
+    /// The table's `when` for this matcher (a predicate is a guard).
+    fn spec(&self) -> When {
+        match self {
+            Matcher::Canonical(c) => When::Canonical(*c),
+            Matcher::Names(n) => When::Names(n.clone()),
+            Matcher::Predicate(_) => When::Guard,
         }
     }
 }
@@ -145,12 +153,10 @@ impl From<Canonical> for Matcher {
 
 impl From<&str> for Matcher {
     fn from(s: &str) -> Self {
-        Matcher::Names(
-            s.split('|')
-                .map(|p| p.trim().to_string())
-                .filter(|p| !p.is_empty())
-                .collect(),
-        )
+        match When::names(s) {
+            When::Names(n) => Matcher::Names(n),
+            _ => Matcher::Names(Vec::new()),
+        }
     }
 }
 
@@ -190,20 +196,37 @@ pub fn all(hs: Vec<Handler>) -> Handler {
     })
 }
 
+#[derive(Clone)]
+enum Slot {
+    Handler(Handler),
+    Guarded(Arc<dyn Fn(&ToolCall) -> bool + Send + Sync>, Handler),
+    Observer(Observer),
+    Middleware(Middleware),
+}
+
 /// The registry of handlers, observers and middleware, plus the policy.
+/// The core's [`Table`] holds the registrations; the closures sit beside
+/// it, indexed by entry id.
 #[derive(Clone, Default)]
 pub struct Router {
     policy: Policy,
-    by_kind: HashMap<Kind, Vec<Handler>>,
-    by_native: HashMap<String, Vec<Handler>>,
-    observers: Vec<Observer>,
-    middleware: Vec<Middleware>,
+    table: Table,
+    slots: Vec<Slot>,
 }
 
 impl Router {
     /// An empty router with the default policy.
     pub fn new() -> Router {
         Router::default()
+    }
+
+    fn register(&mut self, role: Role, on: On, when: When, slot: Slot) -> &mut Router {
+        // Only an impossible entry count (over u32::MAX) fails here; the
+        // registration is then dropped rather than panicking.
+        if self.table.add(role, on, when).is_ok() {
+            self.slots.push(slot);
+        }
+        self
     }
 
     /// Sets the policy.
@@ -219,18 +242,29 @@ impl Router {
 
     /// Registers a handler for a kind (stacks).
     pub fn on(&mut self, kind: Kind, h: Handler) -> &mut Router {
-        self.by_kind.entry(kind).or_default().push(h);
-        self
+        self.register(Role::Handler, On::Kind(kind), When::Always, Slot::Handler(h))
+    }
+
+    /// Registers a handler for a kind that runs only for tool calls `m`
+    /// matches (the table's `when`: a non-matching handler is not called).
+    pub fn on_when(&mut self, kind: Kind, m: impl Into<Matcher>, h: Handler) -> &mut Router {
+        let m = m.into();
+        let slot = match &m {
+            Matcher::Predicate(p) => Slot::Guarded(p.clone(), h),
+            _ => Slot::Handler(h),
+        };
+        self.register(Role::Handler, On::Kind(kind), m.spec(), slot)
     }
 
     /// Registers a handler for a native event name (for events the unified
     /// kinds do not cover; may gate them through `native`).
     pub fn on_native(&mut self, native_name: &str, h: Handler) -> &mut Router {
-        self.by_native
-            .entry(native_name.to_string())
-            .or_default()
-            .push(h);
-        self
+        self.register(
+            Role::Handler,
+            On::Native(native_name.to_string()),
+            When::Always,
+            Slot::Handler(h),
+        )
     }
 
     /// `tool.pre` handler.
@@ -366,8 +400,7 @@ impl Router {
     where
         F: Fn(&Event) + Send + Sync + 'static,
     {
-        self.observers.push(Arc::new(f));
-        self
+        self.register(Role::Observer, On::Any, When::Always, Slot::Observer(Arc::new(f)))
     }
 
     /// Middleware around the typed pipeline (outermost first); call `next`
@@ -376,63 +409,87 @@ impl Router {
     where
         F: Fn(&Event, Next<'_>) -> Result<Decision, Error> + Send + Sync + 'static,
     {
-        self.middleware.push(Arc::new(f));
-        self
+        self.register(
+            Role::Middleware,
+            On::Any,
+            When::Always,
+            Slot::Middleware(Arc::new(f)),
+        )
     }
 
     /// Whether any handler is registered for this event.
     pub fn handles(&self, e: &Event) -> bool {
-        self.by_kind.get(&e.kind).is_some_and(|v| !v.is_empty())
-            || self
-                .by_native
-                .get(&e.native_name)
-                .is_some_and(|v| !v.is_empty())
+        self.table.handles(Key::of(e))
     }
 
     /// Whether deciding this event runs any user code (a handler, an
     /// observer or middleware); when not, the decision is "no opinion" and
     /// needs no handler thread or deadline.
     pub(crate) fn runs_user_code(&self, e: &Event) -> bool {
-        !self.observers.is_empty() || !self.middleware.is_empty() || self.handles(e)
+        self.table.runs_user_code(Key::of(e))
+    }
+
+    /// The core's registration table (what the bindings drive too).
+    pub fn table(&self) -> &Table {
+        &self.table
     }
 
     /// Runs the pipeline for an event and returns the winning decision,
     /// with no wire encoding.
     pub fn decide(&self, e: &Event) -> Result<Decision, Error> {
-        for o in &self.observers {
-            o(e);
-        }
-        self.run_middleware(0, e)
+        let d = RefCell::new(self.table.start(Key::of(e)));
+        self.drive(&d, e)
     }
 
-    fn run_middleware(&self, i: usize, e: &Event) -> Result<Decision, Error> {
-        let Some(mw) = self.middleware.get(i) else {
-            return self.dispatch(e);
-        };
-        let called = AtomicBool::new(false);
-        let next = |ev: &Event| -> Result<Decision, Error> {
-            if called.swap(true, Ordering::SeqCst) {
-                return Err(Error::Handler {
-                    message: "middleware called next more than once".into(),
-                });
-            }
-            self.run_middleware(i + 1, ev)
-        };
-        mw(e, &next)
-    }
-
-    fn dispatch(&self, e: &Event) -> Result<Decision, Error> {
-        let mut f = Fold::new();
-        let chains = [
-            self.by_native.get(&e.native_name),
-            self.by_kind.get(&e.kind),
-        ];
-        for h in chains.into_iter().flatten().flatten() {
-            if f.push(h(e)?) {
-                break;
+    /// Calls what the dispatch asks for until the current level answers.
+    fn drive(&self, d: &RefCell<Dispatch>, e: &Event) -> Result<Decision, Error> {
+        loop {
+            let step = d.borrow_mut().step();
+            let slot = |id: u32| self.slots.get(id as usize);
+            match step {
+                Step::Observe(id) => {
+                    if let Some(Slot::Observer(o)) = slot(id) {
+                        o(e);
+                    }
+                    d.borrow_mut().give(Outcome::NoDecision);
+                }
+                Step::Guard(id) => {
+                    let held = match (slot(id), &e.tool) {
+                        (Some(Slot::Guarded(p, _)), Some(t)) => p(t),
+                        _ => false,
+                    };
+                    d.borrow_mut().guard(held);
+                }
+                Step::Handler(id) => {
+                    let out = match slot(id) {
+                        Some(Slot::Handler(h) | Slot::Guarded(_, h)) => outcome(h(e)),
+                        _ => Outcome::NoDecision,
+                    };
+                    d.borrow_mut().give(out);
+                }
+                Step::Middleware { id, level } => {
+                    let out = match slot(id) {
+                        Some(Slot::Middleware(mw)) => {
+                            let next = |ev: &Event| -> Result<Decision, Error> {
+                                d.borrow_mut().enter(&self.table, level, Key::of(ev))?;
+                                self.drive(d, ev)
+                            };
+                            outcome(mw(e, &next))
+                        }
+                        _ => Outcome::NoDecision,
+                    };
+                    d.borrow_mut().give(out);
+                }
+                Step::Return => return d.borrow_mut().result(),
             }
         }
-        Ok(f.finish())
+    }
+}
+
+fn outcome(r: Result<Decision, Error>) -> Outcome {
+    match r {
+        Ok(d) => Outcome::Decision(d),
+        Err(e) => Outcome::Error(e),
     }
 }
 
@@ -441,6 +498,7 @@ mod tests {
     use super::*;
     use crate::model::{DecisionKind, Provider};
     use std::sync::Mutex;
+    use std::sync::atomic::{AtomicBool, Ordering};
 
     fn pre(cmd: &str) -> Event {
         let mut e = Event::new(Provider::ClaudeCode, "PreToolUse", Kind::ToolPre);
