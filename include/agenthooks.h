@@ -246,6 +246,12 @@ typedef struct ah_buf ah_buf;
 typedef struct ah_decode_options ah_decode_options;
 
 /**
+ * One event's walk through an `ah_router` (see `ah_dispatch_step`).
+ * Every call needs exclusive access. Free with `ah_dispatch_free`.
+ */
+typedef struct ah_dispatch ah_dispatch;
+
+/**
  * An error: a status code and a message. Immutable; every `const
  * ah_error *` call may run concurrently from any thread. Free with
  * `ah_error_free`.
@@ -280,6 +286,13 @@ typedef struct ah_invocation ah_invocation;
  * concurrently from any thread. Free with `ah_response_free`.
  */
 typedef struct ah_response ah_response;
+
+/**
+ * A router's registration table. `ah_router_add` needs exclusive access;
+ * the `const` calls may run concurrently with each other. Free with
+ * `ah_router_free`.
+ */
+typedef struct ah_router ah_router;
 
 /**
  * The arguments of one hook call (the core's `runtime::Plan`: the parsed
@@ -997,6 +1010,189 @@ struct ah_str ah_response_json(const struct ah_response *resp);
  * `resp` must be NULL or an `ah_response` from this library, not yet freed.
  */
 void ah_response_free(struct ah_response *resp);
+
+/**
+ * Makes an empty table. Returns an owned handle (free with
+ * `ah_router_free`); NULL only if allocation failed. Thread-safe.
+ */
+struct ah_router *ah_router_new(void);
+
+/**
+ * Registers an entry. `role`: 0 handler, 1 observer, 2 middleware. `on`:
+ * `*`, `kind:<kind>` or `native:<native event name>` (handlers take a kind
+ * or name; observers and middleware `*`). `when` (NULL or empty: none):
+ * `canonical:<class>`, `names:<A|B>` or `guard` (the core then asks the
+ * caller, `ah_dispatch_step` tag 2). On success `*id` gets the entry's id
+ * (0, 1, 2, ... in registration order). Fails with
+ * `AH_ERR_INVALID_ARGUMENT` (bad role or spec),
+ * `AH_ERR_UNKNOWN_EVENT_SPELLING`, `AH_ERR_INVALID_UTF8` or
+ * `AH_ERR_NULL_ARG`; then `*id` is untouched and, if `err` is not NULL,
+ * `*err` gets an owned error. Needs exclusive access.
+ *
+ * # Safety
+ * `router` NULL or live; `on` and `when` NULL or readable for their
+ * lengths; `id` and `err` NULL or writable.
+ */
+ah_status ah_router_add(struct ah_router *router,
+                        uint32_t role,
+                        const uint8_t *on,
+                        size_t on_len,
+                        const uint8_t *when,
+                        size_t when_len,
+                        uint32_t *id,
+                        struct ah_error **err);
+
+/**
+ * Whether a handler is registered on the event's kind or native name
+ * (`when` aside). False for NULL or invalid arguments. May run
+ * concurrently with other `const` calls.
+ *
+ * # Safety
+ * `router` NULL or live; `kind` and `native_name` NULL or readable for
+ * their lengths.
+ */
+bool ah_router_handles(const struct ah_router *router,
+                       const uint8_t *kind,
+                       size_t kind_len,
+                       const uint8_t *native_name,
+                       size_t native_name_len);
+
+/**
+ * Starts dispatching an event (its key: `kind` any spelling,
+ * `native_name`, and `tool` + `canonical` for a tool call, NULL when it
+ * has none). On success `*out` gets an owned `ah_dispatch` (free with
+ * `ah_dispatch_free`). Fails with `AH_ERR_UNKNOWN_EVENT_SPELLING`,
+ * `AH_ERR_INVALID_UTF8` or `AH_ERR_NULL_ARG`; then `*out` is untouched
+ * and, if `err` is not NULL, `*err` gets an owned error. May run
+ * concurrently with other `const` calls on `router`.
+ *
+ * # Safety
+ * `router` NULL or live; the strings NULL or readable for their lengths;
+ * `out` and `err` NULL or writable.
+ */
+ah_status ah_dispatch_new(const struct ah_router *router,
+                          const uint8_t *kind,
+                          size_t kind_len,
+                          const uint8_t *native_name,
+                          size_t native_name_len,
+                          const uint8_t *tool,
+                          size_t tool_len,
+                          const uint8_t *canonical,
+                          size_t canonical_len,
+                          struct ah_dispatch **out,
+                          struct ah_error **err);
+
+/**
+ * What to call next; returns the tag: 0 observe (call observer `*id`,
+ * then `ah_dispatch_give`/`_give_error`), 1 middleware (call middleware
+ * `*id` with a `next` that calls `ah_dispatch_enter` with `*level` and
+ * then steps on until tag 4, taking `ah_dispatch_result` as next's
+ * answer; then give the middleware's outcome), 2 guard (evaluate handler
+ * `*id`'s predicate, answer with `ah_dispatch_guard`), 3 handler (call
+ * handler `*id`, give its outcome), 4 return (take `ah_dispatch_result`).
+ * NULL `dispatch` returns 4. `id` and `level` may be NULL. Needs
+ * exclusive access.
+ *
+ * # Safety
+ * `dispatch` NULL or live; `id` and `level` NULL or writable.
+ */
+uint32_t ah_dispatch_step(struct ah_dispatch *dispatch, uint32_t *id, uint32_t *level);
+
+/**
+ * The called entry returned `decision` (decision JSON; NULL with length
+ * 0: no decision). A decision that does not parse is the entry's failure
+ * (`invalid_decision`), not this call's. Fails only with
+ * `AH_ERR_NULL_ARG` or `AH_ERR_INVALID_UTF8`. Needs exclusive access.
+ *
+ * # Safety
+ * `dispatch` NULL or live; `decision` NULL or readable for its length;
+ * `err` NULL or writable.
+ */
+ah_status ah_dispatch_give(struct ah_dispatch *dispatch,
+                           const uint8_t *decision,
+                           size_t decision_len,
+                           struct ah_error **err);
+
+/**
+ * The called entry failed: `code` an error id (NULL or unknown:
+ * `handler_error`), `message` its text. Fails only with `AH_ERR_NULL_ARG`
+ * or `AH_ERR_INVALID_UTF8`. Needs exclusive access.
+ *
+ * # Safety
+ * `dispatch` NULL or live; `code` and `message` NULL or readable for
+ * their lengths; `err` NULL or writable.
+ */
+ah_status ah_dispatch_give_error(struct ah_dispatch *dispatch,
+                                 const uint8_t *code,
+                                 size_t code_len,
+                                 const uint8_t *message,
+                                 size_t message_len,
+                                 struct ah_error **err);
+
+/**
+ * The answer to a guard step (tag 2): whether the predicate held. NULL
+ * `dispatch` is a no-op. Needs exclusive access.
+ *
+ * # Safety
+ * `dispatch` NULL or live.
+ */
+void ah_dispatch_guard(struct ah_dispatch *dispatch, bool held);
+
+/**
+ * A middleware's `next` at `level` was called with an event (its key, as
+ * for `ah_dispatch_new`). On success step on. Fails with
+ * `AH_ERR_HANDLER_ERROR` when `next` was already called (or out of turn):
+ * return that error to the middleware; the dispatch fails with it too.
+ * Also `AH_ERR_NULL_ARG`, `AH_ERR_INVALID_UTF8`,
+ * `AH_ERR_UNKNOWN_EVENT_SPELLING`. Needs exclusive access to `dispatch`.
+ *
+ * # Safety
+ * `dispatch` and `router` NULL or live; the strings NULL or readable for
+ * their lengths; `err` NULL or writable.
+ */
+ah_status ah_dispatch_enter(struct ah_dispatch *dispatch,
+                            const struct ah_router *router,
+                            uint32_t level,
+                            const uint8_t *kind,
+                            size_t kind_len,
+                            const uint8_t *native_name,
+                            size_t native_name_len,
+                            const uint8_t *tool,
+                            size_t tool_len,
+                            const uint8_t *canonical,
+                            size_t canonical_len,
+                            struct ah_error **err);
+
+/**
+ * The finished level's answer (after tag 4): `*out` gets an owned
+ * `ah_buf` with the decision JSON; or the level failed, and the status
+ * and `*err` are its error (`AH_ERR_HANDLER_ERROR` for a failing entry or
+ * `next` called twice, or the code the entry failed with). At level 0 this
+ * is the dispatch's answer. Needs exclusive access.
+ *
+ * # Safety
+ * `dispatch` NULL or live; `out` and `err` NULL or writable.
+ */
+ah_status ah_dispatch_result(struct ah_dispatch *dispatch,
+                             struct ah_buf **out,
+                             struct ah_error **err);
+
+/**
+ * Frees a dispatch. NULL is a no-op; freeing twice is undefined
+ * behaviour.
+ *
+ * # Safety
+ * `dispatch` NULL or from `ah_dispatch_new`, not yet freed.
+ */
+void ah_dispatch_free(struct ah_dispatch *dispatch);
+
+/**
+ * Frees a table. NULL is a no-op; freeing twice is undefined behaviour.
+ *
+ * # Safety
+ * `router` NULL or from `ah_router_new`, not yet freed.
+ */
+void ah_router_free(struct ah_router *router);
 
 /**
  * How a hook process starts (the core's `runtime::launch`, the argv rules

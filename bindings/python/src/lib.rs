@@ -10,6 +10,7 @@ mod error;
 mod event;
 mod policy;
 mod response;
+mod router;
 mod runtime;
 mod serve;
 mod surface;
@@ -47,5 +48,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     runtime::register(m)?;
     serve::register(m)?;
     surface::register(m)?;
+    router::register(m)?;
     Ok(())
 }

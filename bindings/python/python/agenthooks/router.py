@@ -1,12 +1,14 @@
 """The router: handler registration and dispatch.
 
-Semantics (the same in every language, see ARCHITECTURE.md "Router"):
-registration per kind stacks and the first conclusive decision wins
-(neutral decisions fall through, their context is kept); observers
-(``on_any``) see every event and never gate; middleware wraps the typed
-pipeline, outermost first, and calls ``next`` at most once. The merge rules
-are the core's (``_native.Fold``, ``_native.merge_all``), never re-implemented
-here.
+A thin driver over the core's dispatch table (``_native.RouterTable``,
+rules in ``core/src/dispatch.rs``): registration goes into the core's table,
+and ``decide`` calls what the core asks for (observers, middleware, guards,
+handlers) and hands each outcome back; the order, ``when``, the fold and
+the middleware and observer rules (errors included) are the core's. In
+short: native-name handlers run before kind handlers, registration order,
+first conclusive decision wins; observers see every event and never gate (a
+failing one is a warning on stderr); middleware wraps the handlers,
+outermost first, and calls ``next`` at most once.
 
 Handlers take the event of their kind's class and return a ``Decision``
 (``None`` means ``no_decision``). ``async def`` handlers, observers and
@@ -116,6 +118,8 @@ def __getattr__(name: str) -> object:
 
 
 _NO_DECISION = _native.no_decision()
+# The core's entry roles (dispatch::Role).
+_HANDLER_ROLE, _OBSERVER_ROLE, _MIDDLEWARE_ROLE = 0, 1, 2
 _local = _thread._local()
 
 
@@ -205,31 +209,34 @@ def _resolve(result: object, what: str) -> Decision:
     )
 
 
-def _matches(matcher: Matcher, event: Event) -> bool:
-    tool = event.tool
-    if tool is None:
-        return False
+def _when_spec(matcher: Matcher) -> str:
+    """The core's ``when`` spec for a matcher (a predicate is a ``guard``)."""
     from .enums import Canonical
 
     if isinstance(matcher, Canonical):
-        return tool.canonical == matcher.value
+        return "canonical:" + matcher.value
     if isinstance(matcher, str):
-        names = [n.strip() for n in matcher.split("|") if n.strip()]
-        return tool.name in names
-    return bool(matcher(tool))
+        return "names:" + matcher
+    return "guard"
 
 
 def when(matcher: Matcher, handler: Callable[[E], HandlerResult]) -> Callable[[E], HandlerResult]:
     """Runs ``handler`` only for tool calls ``matcher`` matches (else no
     decision). ``matcher``: a ``Canonical`` class (``Canonical.SHELL``),
     native tool names separated by ``|`` (``"Write|Edit"``), or a predicate
-    over the ``ToolCall``. Events without a tool call never match."""
+    over the ``ToolCall``. Events without a tool call never match. Registered
+    on a router, the core's table applies the test (a non-matching handler
+    is not called)."""
+    spec = _when_spec(matcher)
 
     def run(event: E) -> HandlerResult:
-        if _matches(matcher, event):
-            return handler(event)
-        return None
+        if spec == "guard":
+            hit = event.tool is not None and bool(matcher(event.tool))  # type: ignore[operator]
+        else:
+            hit = _native.when_matches(spec, event)
+        return handler(event) if hit else None
 
+    run._ah_when = (spec, handler, matcher)  # type: ignore[attr-defined]
     return run
 
 
@@ -268,18 +275,29 @@ class Router:
 
     def __init__(self, policy: Optional[Policy] = None) -> None:
         self.policy: Policy = policy if policy is not None else _native.Policy()
-        self._by_kind: Dict[str, List[Callable[[Any], HandlerResult]]] = {}
-        self._by_native: Dict[str, List[Callable[[Any], HandlerResult]]] = {}
+        self._table = _native.RouterTable()
+        # The callables, by the core's entry id; guards beside them.
+        self._fns: List[Callable[..., Any]] = []
+        self._guards: Dict[int, Callable[[ToolCall], object]] = {}
         self._observers: List[Observer] = []
         self._middleware: List[Middleware] = []
 
     # -- registration -------------------------------------------------
 
+    def _register(self, role: int, on: str, fn: Callable[..., Any]) -> None:
+        spec = getattr(fn, "_ah_when", None) if role == _HANDLER_ROLE else None
+        when, call = "", fn
+        if spec is not None:
+            when, call, pred = spec
+        i = self._table.add(role, on, when)
+        self._fns.append(call)
+        if when == "guard":
+            self._guards[i] = pred
+
     def add(self, kind: Union[Kind, str], handler: Callable[[Any], HandlerResult]) -> None:
         """Registers a handler for a kind (any spelling: ``"tool.pre"``,
         ``"PreToolUse"``, ``Kind.TOOL_PRE``). Handlers stack."""
-        k = _native.parse_kind(str(kind))
-        self._by_kind.setdefault(k, []).append(handler)
+        self._register(_HANDLER_ROLE, "kind:" + _native.parse_kind(str(kind)), handler)
 
     def on(
         self, kind: Union[Kind, str]
@@ -300,123 +318,125 @@ class Router:
         the kind's handlers."""
 
         def register(fn: Callable[[Event], R]) -> Callable[[Event], R]:
-            self._by_native.setdefault(native_name, []).append(fn)
+            self._register(_HANDLER_ROLE, "native:" + native_name, fn)
             return fn
 
         return register
 
     def on_tool_pre(self, fn: Callable[[ToolPreEvent], R]) -> Callable[[ToolPreEvent], R]:
         """``tool.pre``: a tool is about to run."""
-        self._by_kind.setdefault("tool.pre", []).append(fn)
+        self._register(_HANDLER_ROLE, "kind:tool.pre", fn)
         return fn
 
     def on_tool_post(self, fn: Callable[[ToolPostEvent], R]) -> Callable[[ToolPostEvent], R]:
         """``tool.post``: a tool ran."""
-        self._by_kind.setdefault("tool.post", []).append(fn)
+        self._register(_HANDLER_ROLE, "kind:tool.post", fn)
         return fn
 
     def on_tool_error(
         self, fn: Callable[[ToolErrorEvent], R]
     ) -> Callable[[ToolErrorEvent], R]:
         """``tool.error``: a tool failed."""
-        self._by_kind.setdefault("tool.error", []).append(fn)
+        self._register(_HANDLER_ROLE, "kind:tool.error", fn)
         return fn
 
     def on_permission_request(
         self, fn: Callable[[PermissionRequestEvent], R]
     ) -> Callable[[PermissionRequestEvent], R]:
         """``permission.request``: the agent is about to ask the user."""
-        self._by_kind.setdefault("permission.request", []).append(fn)
+        self._register(_HANDLER_ROLE, "kind:permission.request", fn)
         return fn
 
     def on_prompt(self, fn: Callable[[PromptEvent], R]) -> Callable[[PromptEvent], R]:
         """``prompt.submitted``: the user submitted a prompt."""
-        self._by_kind.setdefault("prompt.submitted", []).append(fn)
+        self._register(_HANDLER_ROLE, "kind:prompt.submitted", fn)
         return fn
 
     def on_stop(self, fn: Callable[[StopEvent], R]) -> Callable[[StopEvent], R]:
         """``agent.stop``: the main agent is about to stop."""
-        self._by_kind.setdefault("agent.stop", []).append(fn)
+        self._register(_HANDLER_ROLE, "kind:agent.stop", fn)
         return fn
 
     def on_subagent_stop(
         self, fn: Callable[[SubagentStopEvent], R]
     ) -> Callable[[SubagentStopEvent], R]:
         """``subagent.stop``: a subagent is about to stop."""
-        self._by_kind.setdefault("subagent.stop", []).append(fn)
+        self._register(_HANDLER_ROLE, "kind:subagent.stop", fn)
         return fn
 
     def on_session_start(
         self, fn: Callable[[SessionStartEvent], R]
     ) -> Callable[[SessionStartEvent], R]:
         """``session.start``: a session began or resumed."""
-        self._by_kind.setdefault("session.start", []).append(fn)
+        self._register(_HANDLER_ROLE, "kind:session.start", fn)
         return fn
 
     def on_session_end(
         self, fn: Callable[[SessionEndEvent], R]
     ) -> Callable[[SessionEndEvent], R]:
         """``session.end``: a session ended."""
-        self._by_kind.setdefault("session.end", []).append(fn)
+        self._register(_HANDLER_ROLE, "kind:session.end", fn)
         return fn
 
     def on_subagent_start(
         self, fn: Callable[[SubagentStartEvent], R]
     ) -> Callable[[SubagentStartEvent], R]:
         """``subagent.start``: a subagent started."""
-        self._by_kind.setdefault("subagent.start", []).append(fn)
+        self._register(_HANDLER_ROLE, "kind:subagent.start", fn)
         return fn
 
     def on_compact_pre(
         self, fn: Callable[[CompactPreEvent], R]
     ) -> Callable[[CompactPreEvent], R]:
         """``compact.pre``: context compaction is about to run."""
-        self._by_kind.setdefault("compact.pre", []).append(fn)
+        self._register(_HANDLER_ROLE, "kind:compact.pre", fn)
         return fn
 
     def on_compact_post(
         self, fn: Callable[[CompactPostEvent], R]
     ) -> Callable[[CompactPostEvent], R]:
         """``compact.post``: context compaction ran."""
-        self._by_kind.setdefault("compact.post", []).append(fn)
+        self._register(_HANDLER_ROLE, "kind:compact.post", fn)
         return fn
 
     def on_notification(
         self, fn: Callable[[NotificationEvent], R]
     ) -> Callable[[NotificationEvent], R]:
         """``notification``: the agent sent a notification."""
-        self._by_kind.setdefault("notification", []).append(fn)
+        self._register(_HANDLER_ROLE, "kind:notification", fn)
         return fn
 
     def on_file_edited(
         self, fn: Callable[[FileEditedEvent], R]
     ) -> Callable[[FileEditedEvent], R]:
         """``file.edited``: a file was edited or changed."""
-        self._by_kind.setdefault("file.edited", []).append(fn)
+        self._register(_HANDLER_ROLE, "kind:file.edited", fn)
         return fn
 
     def on_model_request(
         self, fn: Callable[[ModelRequestEvent], R]
     ) -> Callable[[ModelRequestEvent], R]:
         """``model.request``: a model request is about to be sent."""
-        self._by_kind.setdefault("model.request", []).append(fn)
+        self._register(_HANDLER_ROLE, "kind:model.request", fn)
         return fn
 
     def on_model_response(
         self, fn: Callable[[ModelResponseEvent], R]
     ) -> Callable[[ModelResponseEvent], R]:
         """``model.response``: a model response arrived."""
-        self._by_kind.setdefault("model.response", []).append(fn)
+        self._register(_HANDLER_ROLE, "kind:model.response", fn)
         return fn
 
     def on_other(self, fn: Callable[[OtherEvent], R]) -> Callable[[OtherEvent], R]:
         """``other``: native events with no unified kind (see also ``on_native``)."""
-        self._by_kind.setdefault("other", []).append(fn)
+        self._register(_HANDLER_ROLE, "kind:other", fn)
         return fn
 
     def on_any(self, fn: Callable[[Event], object]) -> Callable[[Event], object]:
         """Observer of every event (mapped or not); its return value is
-        ignored, so it never gates. An exception still fails the hook."""
+        ignored and it never gates: an exception is reported on stderr as a
+        warning and the hook's answer is unaffected."""
+        self._register(_OBSERVER_ROLE, "*", fn)
         self._observers.append(fn)
         return fn
 
@@ -424,6 +444,7 @@ class Router:
         """Middleware around the typed pipeline (outermost first):
         ``fn(event, next)`` returns a decision; call ``next(event)`` (it
         returns the inner decision) at most once."""
+        self._register(_MIDDLEWARE_ROLE, "*", fn)
         self._middleware.append(fn)
         return fn
 
@@ -431,9 +452,7 @@ class Router:
 
     def handles(self, event: Event) -> bool:
         """Whether any handler is registered for this event."""
-        return bool(self._by_kind.get(event.kind)) or bool(
-            self._by_native.get(event.native_name)
-        )
+        return bool(self._table.handles(event))
 
     def decide(self, event: Event) -> Decision:
         """Runs the pipeline for an event and returns the winning decision
@@ -442,11 +461,7 @@ class Router:
         outer = getattr(_local, "loop", None)
         _local.loop = _PENDING
         try:
-            for observe in self._observers:
-                r = observe(event)
-                if _is_awaitable(r):
-                    _await(r)  # type: ignore[arg-type]
-            return self._run_middleware(0, event)
+            return self._drive(self._table.start(event), event)
         finally:
             loop = _local.loop
             _local.loop = outer
@@ -460,27 +475,50 @@ class Router:
 
         return await asyncio.get_running_loop().run_in_executor(None, self.decide, event)
 
-    def _run_middleware(self, i: int, event: Event) -> Decision:
-        if i == len(self._middleware):
-            return self._dispatch(event)
-        called = False
+    def _drive(self, d: Any, event: Event) -> Decision:
+        """Calls what the core's dispatch asks for until its level answers."""
+        fns = self._fns
+        failed_guard: Optional[BaseException] = None
+        while True:
+            tag, i, level = d.step()
+            if tag == 3:  # handler
+                if failed_guard is not None:
+                    d.give_error(failed_guard)
+                    failed_guard = None
+                    continue
+                try:
+                    r = fns[i](event)
+                    if type(r) is not Decision:
+                        r = _resolve(r, "handler")
+                except Exception as e:
+                    d.give_error(e)
+                else:
+                    d.give(r)
+            elif tag == 4:  # return
+                return d.result()  # type: ignore[no-any-return]
+            elif tag == 0:  # observer
+                try:
+                    r = fns[i](event)
+                    if _is_awaitable(r):
+                        _await(r)
+                except Exception as e:
+                    d.give_error(e)
+                else:
+                    d.give()
+            elif tag == 2:  # guard
+                try:
+                    held = event.tool is not None and bool(self._guards[i](event.tool))
+                except Exception as e:
+                    failed_guard, held = e, True
+                d.guard(held)
+            else:  # middleware
+                def next_(ev: Event = event, _level: int = level) -> Decision:
+                    d.enter(_level, ev)
+                    return self._drive(d, ev)
 
-        def next_(ev: Event) -> Decision:
-            nonlocal called
-            if called:
-                raise HandlerError("middleware called next more than once")
-            called = True
-            return self._run_middleware(i + 1, ev)
-
-        return _resolve(self._middleware[i](event, next_), "middleware")
-
-    def _dispatch(self, event: Event) -> Decision:
-        fold = _native.Fold()
-        for chain in (
-            self._by_native.get(event.native_name),
-            self._by_kind.get(event.kind),
-        ):
-            for h in chain or ():
-                if fold.push(_resolve(h(event), "handler")):
-                    return fold.finish()
-        return fold.finish()
+                try:
+                    r = _resolve(fns[i](event, next_), "middleware")
+                except Exception as e:
+                    d.give_error(e)
+                else:
+                    d.give(r)
