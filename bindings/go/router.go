@@ -8,8 +8,9 @@ import "C"
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"runtime"
 	"strings"
-	"sync/atomic"
 )
 
 // Handler decides on one event. Return Decision{} (or NoDecision()) for
@@ -168,13 +169,24 @@ func stopOf(e *Event) *StopInfo {
 
 // Router holds handlers, observers, middleware and the policy. Register
 // everything before Main/Decide; a Router is then safe for concurrent use.
+// It is a thin driver over the core's dispatch table (ah_router /
+// ah_dispatch, rules in core/src/dispatch.rs): registration goes into the
+// core's table, and Decide calls what the core asks for and hands each
+// outcome back.
 type Router struct {
-	policy     Policy
-	byKind     map[Kind][]Handler
-	byNative   map[string][]Handler
-	observers  []func(ctx context.Context, e *Event)
-	middleware []Middleware
+	policy Policy
+	table  *routerTable
+	// The callables, by the core's entry id: Handler, Middleware or an
+	// observer func.
+	fns []any
+	// Observers or middleware registered (they run on every event).
+	wraps bool
 }
+
+// routerTable owns the core's table (freed with the Router).
+type routerTable struct{ p *C.ah_router }
+
+func (t *routerTable) free() { C.ah_router_free(t.p) }
 
 // Option configures NewRouter.
 type Option func(*Router)
@@ -184,7 +196,7 @@ func WithPolicy(p Policy) Option { return func(r *Router) { r.policy = p } }
 
 // NewRouter makes an empty router (default policy unless WithPolicy).
 func NewRouter(opts ...Option) *Router {
-	r := &Router{byKind: map[Kind][]Handler{}, byNative: map[string][]Handler{}}
+	r := &Router{}
 	for _, o := range opts {
 		o(r)
 	}
@@ -196,7 +208,25 @@ func (r *Router) Policy() Policy { return r.policy }
 
 // On registers a handler for a kind; registrations stack in order.
 func (r *Router) On(kind Kind, h Handler) *Router {
-	r.byKind[kind] = append(r.byKind[kind], h)
+	return r.register(0, "kind:"+string(kind), h)
+}
+
+// register adds an entry to the core's table (role 0 handler, 1 observer,
+// 2 middleware). A spec the core rejects (an unknown kind spelling) is a
+// programming error: it panics at registration, like a nil map write.
+func (r *Router) register(role uint32, on string, fn any) *Router {
+	if r.table == nil {
+		r.table = &routerTable{p: C.ah_router_new()}
+		runtime.SetFinalizer(r.table, (*routerTable).free)
+	}
+	p, n := strArg(on)
+	var id C.uint32_t
+	var cerr *C.ah_error
+	if st := C.ah_router_add(r.table.p, C.uint32_t(role), p, n, nil, 0, &id, &cerr); st != C.AH_OK {
+		panic(errorOf(st, cerr))
+	}
+	r.fns = append(r.fns, fn)
+	r.wraps = r.wraps || role != 0
 	return r
 }
 
@@ -204,8 +234,7 @@ func (r *Router) On(kind Kind, h Handler) *Router {
 // unified kinds do not cover; it may gate them through Decision.Native).
 // Native handlers run before the kind's handlers.
 func (r *Router) OnNative(name string, h Handler) *Router {
-	r.byNative[name] = append(r.byNative[name], h)
-	return r
+	return r.register(0, "native:"+name, h)
 }
 
 // OnToolPre registers a tool.pre handler.
@@ -261,58 +290,150 @@ func (r *Router) OnSubagentStop(f func(ctx context.Context, e *StopEvent) (Decis
 func (r *Router) OnSessionStart(h Handler) *Router { return r.On(KindSessionStart, h) }
 
 // OnAny registers an observer of every event (mapped or not); observers
-// run first and never gate.
+// run first and never gate (a panicking observer is reported on stderr as
+// a warning; the hook's answer is unaffected).
 func (r *Router) OnAny(f func(ctx context.Context, e *Event)) *Router {
-	r.observers = append(r.observers, f)
-	return r
+	return r.register(1, "*", f)
 }
 
 // Use adds middleware around the typed pipeline (outermost first).
 func (r *Router) Use(m Middleware) *Router {
-	r.middleware = append(r.middleware, m)
-	return r
+	return r.register(2, "*", m)
 }
 
 // Handles reports whether any handler is registered for the event.
 func (r *Router) Handles(e *Event) bool {
-	return len(r.byKind[e.Kind]) > 0 || len(r.byNative[e.NativeName]) > 0
+	if r.table == nil {
+		return false
+	}
+	kp, kn := strArg(string(e.Kind))
+	np, nn := strArg(e.NativeName)
+	ok := bool(C.ah_router_handles(r.table.p, kp, kn, np, nn))
+	runtime.KeepAlive(r.table)
+	return ok
 }
 
 // runsUserCode reports whether deciding e runs any user code (a handler,
 // an observer or middleware); when not, the decision is "no opinion" and
 // needs no goroutine or deadline.
 func (r *Router) runsUserCode(e *Event) bool {
-	return len(r.observers) > 0 || len(r.middleware) > 0 || r.Handles(e)
+	return r.wraps || r.Handles(e)
 }
 
 // Decide runs the pipeline (observers, middleware, native then kind
 // handlers with the stacking rule) and returns the winning decision, with
 // no wire encoding: for servers and tests.
 func (r *Router) Decide(ctx context.Context, e *Event) (Decision, error) {
-	for _, o := range r.observers {
-		o(ctx, e)
-	}
-	return r.runMiddleware(ctx, 0, e)
-}
-
-func (r *Router) runMiddleware(ctx context.Context, i int, e *Event) (Decision, error) {
-	if i == len(r.middleware) {
-		return r.dispatch(ctx, e)
-	}
-	var called atomic.Bool
-	next := func(ctx context.Context, ev *Event) (Decision, error) {
-		if called.Swap(true) {
-			return Decision{}, newError("handler_error", "middleware called next more than once")
-		}
-		return r.runMiddleware(ctx, i+1, ev)
-	}
-	return r.middleware[i](ctx, e, next)
-}
-
-func (r *Router) dispatch(ctx context.Context, e *Event) (Decision, error) {
-	hs := append(append([]Handler(nil), r.byNative[e.NativeName]...), r.byKind[e.Kind]...)
-	if len(hs) == 0 {
+	if r.table == nil {
 		return NoDecision(), nil
 	}
-	return foldHandlers(ctx, e, hs)
+	k := keyOf(e)
+	var d *C.ah_dispatch
+	var cerr *C.ah_error
+	st := C.ah_dispatch_new(r.table.p, k.kp, k.kn, k.np, k.nn, k.tp, k.tn, k.cp, k.cn, &d, &cerr)
+	if st != C.AH_OK {
+		return Decision{}, errorOf(st, cerr)
+	}
+	defer C.ah_dispatch_free(d)
+	defer runtime.KeepAlive(r.table)
+	var own error
+	return r.drive(ctx, d, e, &own)
+}
+
+// eventKey is an event's key for the core's table, as C arguments.
+type eventKey struct {
+	kp, np, tp, cp *C.uint8_t
+	kn, nn, tn, cn C.size_t
+}
+
+func keyOf(e *Event) eventKey {
+	var k eventKey
+	k.kp, k.kn = strArg(string(e.Kind))
+	k.np, k.nn = strArg(e.NativeName)
+	if e.Tool != nil {
+		k.tp, k.tn = strArg(e.Tool.Name)
+		k.cp, k.cn = strArg(string(e.Tool.Canonical))
+	}
+	return k
+}
+
+// drive calls what the core's dispatch asks for until its level answers.
+// own is the last error a callable returned: the answer is that error
+// itself when it is what failed the dispatch.
+func (r *Router) drive(ctx context.Context, d *C.ah_dispatch, e *Event, own *error) (Decision, error) {
+	for {
+		var id, level C.uint32_t
+		switch C.ah_dispatch_step(d, &id, &level) {
+		case 3: // handler
+			dec, err := r.fns[id].(Handler)(ctx, e)
+			give(d, dec, err, own)
+		case 4: // return
+			var out *C.ah_buf
+			var cerr *C.ah_error
+			if st := C.ah_dispatch_result(d, &out, &cerr); st != C.AH_OK {
+				err := errorOf(st, cerr)
+				if ce, ok := err.(*Error); ok && *own != nil && strings.HasSuffix(ce.Message, (*own).Error()) {
+					return Decision{}, *own
+				}
+				return Decision{}, err
+			}
+			return decisionFromJSON(takeBuf(out))
+		case 0: // observer
+			if msg, failed := observe(ctx, r.fns[id].(func(context.Context, *Event)), e); failed {
+				m, n := strArg(msg)
+				C.ah_dispatch_give_error(d, nil, 0, m, n, nil)
+			} else {
+				C.ah_dispatch_give(d, nil, 0, nil)
+			}
+		case 2: // guard: Go's When is a combinator, so the table holds none
+			C.ah_dispatch_guard(d, C.bool(true))
+		default: // middleware
+			lv := level
+			next := func(ctx context.Context, ev *Event) (Decision, error) {
+				k := keyOf(ev)
+				var cerr *C.ah_error
+				st := C.ah_dispatch_enter(d, r.table.p, lv, k.kp, k.kn, k.np, k.nn, k.tp, k.tn, k.cp, k.cn, &cerr)
+				if st != C.AH_OK {
+					return Decision{}, errorOf(st, cerr)
+				}
+				return r.drive(ctx, d, ev, own)
+			}
+			dec, err := r.fns[id].(Middleware)(ctx, e, next)
+			give(d, dec, err, own)
+		}
+	}
+}
+
+// observe runs an observer; a panic is its failure (reported by the core).
+func observe(ctx context.Context, f func(context.Context, *Event), e *Event) (msg string, failed bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			msg, failed = fmt.Sprint(p), true
+		}
+	}()
+	f(ctx, e)
+	return "", false
+}
+
+// give hands a callable's outcome to the dispatch.
+func give(d *C.ah_dispatch, dec Decision, err error, own *error) {
+	if err != nil {
+		*own = err
+		code := "handler_error"
+		if ce, ok := err.(*Error); ok {
+			code = ce.Code
+		}
+		cp, cn := strArg(code)
+		m, n := strArg(err.Error())
+		C.ah_dispatch_give_error(d, cp, cn, m, n, nil)
+		return
+	}
+	j, jerr := json.Marshal(dec)
+	if jerr != nil {
+		m, n := strArg(jerr.Error())
+		C.ah_dispatch_give_error(d, nil, 0, m, n, nil)
+		return
+	}
+	p, n := bytesArg(j)
+	C.ah_dispatch_give(d, p, n, nil)
 }

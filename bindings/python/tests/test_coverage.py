@@ -76,6 +76,7 @@ WRAPPED: Dict[str, str] = {
 }
 
 EXCLUDED: Dict[str, str] = {
+    "dispatch": "the engine under Router (router.py drives _native.RouterTable); not an author API",
     "Result": "a Rust type alias; Python raises instead",
     "handler": "Rust closure plumbing; any Python callable is a handler",
     "input_object": "decode already applies it (ToolCall.input is always a dict)",

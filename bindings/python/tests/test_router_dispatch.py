@@ -102,8 +102,12 @@ def build(c: Dict[str, Any], calls: List[str]) -> ah.Router:
             h = handler(e, calls)
             w = e.get("when")
             if w == "guard":
-                held = e["guard"]
-                h = ah.when(lambda t, held=held: held, h)
+                held: bool = e["guard"]
+
+                def guard(t: ah.ToolCall, held: bool = held) -> bool:
+                    return held
+
+                h = ah.when(guard, h)
             elif w is not None and w.startswith("canonical:"):
                 h = ah.when(ah.Canonical(w[len("canonical:"):]), h)
             elif w is not None:

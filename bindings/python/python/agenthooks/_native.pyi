@@ -428,6 +428,7 @@ class Fold:
     def is_done(self) -> bool: ...
     def finish(self) -> Decision: ...
 
+@final
 class RouterTable:
     """The core's router registration table (ids in registration order)."""
 
@@ -438,6 +439,7 @@ class RouterTable:
     def start(self, event: Event) -> Dispatch: ...
     def __len__(self) -> int: ...
 
+@final
 class Dispatch:
     """One event's walk through a RouterTable."""
 

@@ -275,7 +275,12 @@ class Router:
 
     def __init__(self, policy: Optional[Policy] = None) -> None:
         self.policy: Policy = policy if policy is not None else _native.Policy()
-        self._table = _native.RouterTable()
+        # Without the native core (the failsafe stand-in) there is no table:
+        # registration still works and the failsafe reads _by_kind /
+        # _by_native to see what the router could gate.
+        self._table: Any = None if hasattr(_native, "NATIVE_UNAVAILABLE") else _native.RouterTable()
+        self._by_kind: Dict[str, List[Callable[..., Any]]] = {}
+        self._by_native: Dict[str, List[Callable[..., Any]]] = {}
         # The callables, by the core's entry id; guards beside them.
         self._fns: List[Callable[..., Any]] = []
         self._guards: Dict[int, Callable[[ToolCall], object]] = {}
@@ -289,6 +294,12 @@ class Router:
         when, call = "", fn
         if spec is not None:
             when, call, pred = spec
+        if on.startswith("kind:"):
+            self._by_kind.setdefault(on[5:], []).append(fn)
+        elif on.startswith("native:"):
+            self._by_native.setdefault(on[7:], []).append(fn)
+        if self._table is None:
+            return
         i = self._table.add(role, on, when)
         self._fns.append(call)
         if when == "guard":
@@ -452,6 +463,8 @@ class Router:
 
     def handles(self, event: Event) -> bool:
         """Whether any handler is registered for this event."""
+        if self._table is None:
+            return bool(self._by_kind.get(event.kind) or self._by_native.get(event.native_name))
         return bool(self._table.handles(event))
 
     def decide(self, event: Event) -> Decision:
