@@ -177,6 +177,39 @@ export interface Detected {
   variant?: string
 }
 
+/**
+ * A middleware's `next` at `level` was called with this event: `null`,
+ * or the error to throw (called twice).
+ */
+export declare function dispatchEnter(d: ExternalObject<'agenthooks:Dispatch'>, table: ExternalObject<'agenthooks:RouterTable'>, level: number, kind: string, nativeName: string, tool?: string | undefined | null, canonical?: string | undefined | null): NativeError | null
+
+/**
+ * The called entry's decision (JSON; `undefined`: no decision). An
+ * invalid decision is its failure.
+ */
+export declare function dispatchGive(d: ExternalObject<'agenthooks:Dispatch'>, decisionJson?: string | undefined | null): void
+
+/** The called entry failed with this error. */
+export declare function dispatchGiveError(d: ExternalObject<'agenthooks:Dispatch'>, err: NativeError): void
+
+/** The answer to a guard step. */
+export declare function dispatchGuard(d: ExternalObject<'agenthooks:Dispatch'>, held: boolean): void
+
+/** The finished level's answer: decision JSON, or the error. */
+export declare function dispatchResult(d: ExternalObject<'agenthooks:Dispatch'>): string | NativeError
+
+/**
+ * Starts dispatching an event (its kind, native name, tool name and
+ * canonical class).
+ */
+export declare function dispatchStart(table: ExternalObject<'agenthooks:RouterTable'>, kind: string, nativeName: string, tool?: string | undefined | null, canonical?: string | undefined | null): ExternalObject<'agenthooks:Dispatch'> | NativeError
+
+/**
+ * The next step, packed: `tag + 8 * level + 524288 * id` (tags: 0
+ * observe, 1 middleware, 2 guard, 3 handler, 4 return).
+ */
+export declare function dispatchStep(d: ExternalObject<'agenthooks:Dispatch'>): number
+
 /** Every stable error code, in numeric order. */
 export declare function errorCodes(): Array<string>
 
@@ -307,6 +340,12 @@ export interface Note {
 }
 
 /**
+ * Reports a failing observer on stderr (the core's wording); for
+ * observers whose Promise rejects after the dispatch moved on.
+ */
+export declare function observerFailed(message: string): void
+
+/**
  * Strict validation of a hook's argv: the `agenthooks` word and what
  * follows it are parsed; `null` when the word is absent; throws
  * `invalid_argument` for an unknown option, a stray argument or a bad
@@ -352,6 +391,19 @@ export interface Response {
   notes: Array<Note>
 }
 
+/**
+ * Registers an entry (`role` 0 handler, 1 observer, 2 middleware; `on`
+ * `*`, `kind:<kind>` or `native:<name>`; `when` ``, `canonical:<class>`,
+ * `names:<A|B>` or `guard`): its id, or the error.
+ */
+export declare function routerAdd(table: ExternalObject<'agenthooks:RouterTable'>, role: number, on: string, when: string): number | NativeError
+
+/** Whether a handler is registered on the kind or native name. */
+export declare function routerHandles(table: ExternalObject<'agenthooks:RouterTable'>, kind: string, nativeName: string): boolean
+
+/** An empty registration table. */
+export declare function routerNew(): ExternalObject<'agenthooks:RouterTable'>
+
 /** Parsed `agenthooks run` arguments (the core's `RunArgs`). */
 export interface RunArgs {
   /** Subcommand (`run`). */
@@ -378,3 +430,9 @@ export interface RunArgs {
 
 /** The crate version (the workspace version). */
 export declare function version(): string
+
+/**
+ * Whether `spec` (`canonical:<class>` or `names:<A|B>`) matches a tool
+ * call (name, canonical class).
+ */
+export declare function whenMatches(spec: string, tool: string, canonical: string): boolean | NativeError

@@ -215,7 +215,9 @@ impl Table {
     pub fn add(&mut self, role: Role, on: On, when: When) -> Result<u32, Error> {
         match role {
             Role::Handler if on == On::Any => {
-                return Err(invalid("a handler is registered on a kind or a native name"));
+                return Err(invalid(
+                    "a handler is registered on a kind or a native name",
+                ));
             }
             Role::Observer | Role::Middleware if on != On::Any || when != When::Always => {
                 return Err(invalid(
@@ -224,8 +226,8 @@ impl Table {
             }
             _ => {}
         }
-        let id = u32::try_from(self.entries.len())
-            .map_err(|_| invalid("too many router entries"))?;
+        let id =
+            u32::try_from(self.entries.len()).map_err(|_| invalid("too many router entries"))?;
         match role {
             Role::Handler => self.handlers.push(id),
             Role::Observer => self.observers.push(id),
@@ -376,6 +378,7 @@ impl Outcome {
 }
 
 #[derive(Debug)]
+#[allow(clippy::large_enum_variant)] // one frame per middleware level, short-lived
 enum Frame {
     Middleware {
         id: u32,
@@ -552,7 +555,14 @@ impl Dispatch {
                 // Inner frames the middleware entered but abandoned (it
                 // returned while `next` was still running) are dropped.
                 let own = self.frames.iter().rposition(|f| {
-                    matches!(f, Frame::Middleware { called: true, result: None, .. })
+                    matches!(
+                        f,
+                        Frame::Middleware {
+                            called: true,
+                            result: None,
+                            ..
+                        }
+                    )
                 });
                 if let Some(i) = own {
                     self.frames.truncate(i + 1);
@@ -579,7 +589,12 @@ impl Dispatch {
         let level = level as usize;
         let ok = matches!(
             self.frames.get(level),
-            Some(Frame::Middleware { called: true, entered: false, result: None, .. })
+            Some(Frame::Middleware {
+                called: true,
+                entered: false,
+                result: None,
+                ..
+            })
         ) && self.frames.len() == level + 1
             && self.pending == Pending::Middleware;
         if !ok {
@@ -605,8 +620,9 @@ impl Dispatch {
     pub fn result(&mut self) -> Result<Decision, Error> {
         let outermost = self.frames.len() <= 1;
         let r = match self.frames.pop() {
-            Some(Frame::Middleware { result, .. }) | Some(Frame::Chain { result, .. }) => result
-                .unwrap_or_else(|| Err(invalid("router: result before the level finished"))),
+            Some(Frame::Middleware { result, .. }) | Some(Frame::Chain { result, .. }) => {
+                result.unwrap_or_else(|| Err(invalid("router: result before the level finished")))
+            }
             None => Err(invalid("router: result taken twice")),
         };
         if outermost {

@@ -33,10 +33,10 @@ pub use dialect::{
 };
 pub use error::{Error, ErrorCode, Result};
 pub use model::*;
+pub mod dispatch;
 pub mod host;
 pub mod matcher;
 pub mod merge;
-pub mod dispatch;
 pub mod router;
 pub mod runtime;
 pub mod serve;

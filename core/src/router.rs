@@ -242,7 +242,12 @@ impl Router {
 
     /// Registers a handler for a kind (stacks).
     pub fn on(&mut self, kind: Kind, h: Handler) -> &mut Router {
-        self.register(Role::Handler, On::Kind(kind), When::Always, Slot::Handler(h))
+        self.register(
+            Role::Handler,
+            On::Kind(kind),
+            When::Always,
+            Slot::Handler(h),
+        )
     }
 
     /// Registers a handler for a kind that runs only for tool calls `m`
@@ -400,7 +405,12 @@ impl Router {
     where
         F: Fn(&Event) + Send + Sync + 'static,
     {
-        self.register(Role::Observer, On::Any, When::Always, Slot::Observer(Arc::new(f)))
+        self.register(
+            Role::Observer,
+            On::Any,
+            When::Always,
+            Slot::Observer(Arc::new(f)),
+        )
     }
 
     /// Middleware around the typed pipeline (outermost first); call `next`

@@ -153,8 +153,12 @@ fn router_dispatch_fixtures() {
         assert_eq!(c.name, format!("router/dispatch/{stem}"));
         assert!(!c.description.is_empty());
         let p = Provider::parse(&c.event.provider).unwrap();
-        let ev = decode(p, c.event.payload.to_string().as_bytes(), &DecodeOptions::default())
-            .unwrap_or_else(|e| panic!("{}: decode: {e}", c.name));
+        let ev = decode(
+            p,
+            c.event.payload.to_string().as_bytes(),
+            &DecodeOptions::default(),
+        )
+        .unwrap_or_else(|e| panic!("{}: decode: {e}", c.name));
         let log: Log = Arc::default();
         let r = build(&c.entries, &log);
         assert_eq!(r.handles(&ev), c.handles, "{}: handles", c.name);
@@ -167,7 +171,12 @@ fn router_dispatch_fixtures() {
                 c.name
             ),
             (Err(e), None, Some(want)) => {
-                assert_eq!(e.code().as_str(), want["code"].as_str().unwrap(), "{}", c.name)
+                assert_eq!(
+                    e.code().as_str(),
+                    want["code"].as_str().unwrap(),
+                    "{}",
+                    c.name
+                )
             }
             _ => panic!("{}: got {got:?}, want {}", c.name, c.expect),
         }

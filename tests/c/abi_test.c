@@ -814,6 +814,67 @@ static void test_respond(void) {
   ah_event_free(ev);
 }
 
+/* The router's dispatch as data (ah_router / ah_dispatch): a failing
+ * observer never gates, middleware wraps the chain, native-name handlers
+ * run before kind handlers, next twice fails the dispatch. */
+static void test_dispatch(void) {
+  ah_router *r = ah_router_new();
+  uint32_t id = 99;
+  ah_error *e = NULL;
+  CHECK(ah_router_add(r, 0, S("kind:tool.pre"), NULL, 0, &id, NULL) == AH_OK && id == 0, "add kind handler");
+  CHECK(ah_router_add(r, 0, S("native:PreToolUse"), S("names:Bash"), &id, NULL) == AH_OK && id == 1, "add native");
+  CHECK(ah_router_add(r, 1, S("*"), NULL, 0, &id, NULL) == AH_OK && id == 2, "add observer");
+  CHECK(ah_router_add(r, 2, S("*"), NULL, 0, &id, NULL) == AH_OK && id == 3, "add middleware");
+  CHECK(ah_router_add(r, 0, S("*"), NULL, 0, &id, &e) == AH_ERR_INVALID_ARGUMENT && e && id == 3, "handler on *");
+  ah_error_free(e);
+  CHECK(ah_router_add(r, 7, S("*"), NULL, 0, &id, NULL) == AH_ERR_INVALID_ARGUMENT, "bad role");
+  CHECK(ah_router_handles(r, S("PreToolUse"), S("PreToolUse")), "handles");
+  CHECK(!ah_router_handles(r, S("agent.stop"), S("Stop")), "does not handle");
+  CHECK(!ah_router_handles(NULL, S("tool.pre"), S("x")), "NULL router");
+  for (int twice = 0; twice < 2; twice++) {
+    ah_dispatch *d = NULL;
+    CHECK(ah_dispatch_new(r, S("tool.pre"), S("PreToolUse"), S("Bash"), S("shell"), &d, NULL) == AH_OK && d, "new");
+    uint32_t i = 0, level = 9;
+    CHECK(ah_dispatch_step(d, &i, &level) == 0 && i == 2, "observer first");
+    CHECK(ah_dispatch_give_error(d, NULL, 0, S("observer boom"), NULL) == AH_OK, "observer fails");
+    CHECK(ah_dispatch_step(d, &i, &level) == 1 && i == 3 && level == 0, "then middleware");
+    CHECK(ah_dispatch_enter(d, r, 0, S("tool.pre"), S("PreToolUse"), S("Bash"), S("shell"), NULL) == AH_OK, "next");
+    CHECK(ah_dispatch_step(d, &i, NULL) == 3 && i == 1, "native handler before kind handler");
+    CHECK(ah_dispatch_give(d, S("{\"kind\":\"no_decision\",\"context\":[\"n\"]}"), NULL) == AH_OK, "give");
+    CHECK(ah_dispatch_step(d, &i, NULL) == 3 && i == 0, "kind handler");
+    CHECK(ah_dispatch_give(d, S("{\"kind\":\"deny\",\"reason\":\"x\"}"), NULL) == AH_OK, "give deny");
+    CHECK(ah_dispatch_step(d, NULL, NULL) == 4, "inner level done");
+    ah_buf *b = NULL;
+    CHECK(ah_dispatch_result(d, &b, NULL) == AH_OK, "next's answer");
+    CHECK(decision_equal(ah_buf_str(b), "{\"kind\":\"deny\",\"reason\":\"x\",\"context\":[\"n\"]}"), "folded");
+    ah_buf_free(b);
+    b = NULL;
+    if (twice) {
+      e = NULL;
+      CHECK(ah_dispatch_enter(d, r, 0, S("tool.pre"), S("PreToolUse"), S("Bash"), S("shell"), &e) ==
+                AH_ERR_HANDLER_ERROR && e,
+            "next twice is an error");
+      ah_error_free(e);
+    }
+    CHECK(ah_dispatch_give(d, S("{\"kind\":\"allow\"}"), NULL) == AH_OK, "middleware replaces");
+    CHECK(ah_dispatch_step(d, NULL, NULL) == 4, "done");
+    e = NULL;
+    if (twice) {
+      CHECK(ah_dispatch_result(d, &b, &e) == AH_ERR_HANDLER_ERROR && b == NULL && e, "next twice fails the dispatch");
+      ah_error_free(e);
+    } else {
+      CHECK(ah_dispatch_result(d, &b, NULL) == AH_OK, "result");
+      CHECK(decision_equal(ah_buf_str(b), "{\"kind\":\"allow\"}"), "observer failure does not gate");
+      ah_buf_free(b);
+    }
+    ah_dispatch_free(d);
+  }
+  CHECK(ah_dispatch_step(NULL, NULL, NULL) == 4, "NULL dispatch");
+  ah_dispatch_free(NULL);
+  ah_router_free(NULL);
+  ah_router_free(r);
+}
+
 static void test_merge(void) {
   ah_fold *f = ah_fold_new();
   bool done = true;
@@ -1468,6 +1529,7 @@ int main(int argc, char **argv) {
   test_threads();
   test_respond();
   test_merge();
+  test_dispatch();
   test_info();
   test_runtime();
   test_serve();

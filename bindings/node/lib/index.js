@@ -431,6 +431,17 @@ function mergeAll(decisions) {
 }
 
 // ---------------------------------------------------------------- router
+//
+// A thin driver over the core's dispatch table (native.router*/dispatch*,
+// rules in core/src/dispatch.rs): registration goes into the core's table;
+// `decide` calls what the core asks for and hands each outcome back. The
+// order, `when`, the fold, and the middleware and observer rules (errors
+// included) are the core's.
+
+const WHEN = Symbol('agenthooks.when')
+const ROLE_HANDLER = 0
+const ROLE_OBSERVER = 1
+const ROLE_MIDDLEWARE = 2
 
 async function foldHandlers(handlers, event) {
   const fold = native.foldNew()
@@ -449,24 +460,28 @@ function canonical(cls) {
   return { canonical: cls }
 }
 
-function compileMatcher(m) {
-  if (typeof m === 'function') return m
-  if (typeof m === 'string') m = m.split('|')
-  if (Array.isArray(m)) {
-    const names = new Set(m.map((s) => String(s).trim()).filter((s) => s !== ''))
-    return (t) => names.has(t.name)
-  }
-  if (m && typeof m === 'object' && typeof m.canonical === 'string') {
-    const c = m.canonical
-    return (t) => t.canonical === c
-  }
+// The core's `when` spec for a matcher (a predicate is a `guard`).
+function whenSpec(m) {
+  if (typeof m === 'function') return 'guard'
+  if (typeof m === 'string') return `names:${m}`
+  if (Array.isArray(m)) return `names:${m.map(String).join('|')}`
+  if (m && typeof m === 'object' && typeof m.canonical === 'string') return `canonical:${m.canonical}`
   throw jsError('invalid_argument', 'a matcher is a predicate, names ("Write|Edit" or an array) or canonical(class)')
 }
 
-/** Runs `handler` only for tool calls the matcher matches (else no decision). */
+/**
+ * Runs `handler` only for tool calls the matcher matches (else no
+ * decision). Registered on a router, the core's table applies the test (a
+ * non-matching handler is not called).
+ */
 function when(matcher, handler) {
-  const test = compileMatcher(matcher)
-  return (event) => (event.tool && test(event.tool) ? handler(event) : undefined)
+  const spec = whenSpec(matcher)
+  const test = spec === 'guard'
+    ? matcher
+    : (t) => call(() => native.whenMatches(spec, String(t.name ?? ''), String(t.canonical ?? 'other'))) === true
+  const run = (event) => (event.tool && test(event.tool) ? handler(event) : undefined)
+  run[WHEN] = { spec, handler, matcher }
+  return run
 }
 
 /** Stacking semantics over several handlers: the first conclusive wins. */
@@ -487,31 +502,36 @@ function all(...handlers) {
   }
 }
 
-function asHandlerError(e) {
-  if (e instanceof AgentHooksError) return e
-  return jsError('handler_error', messageOf(e), e)
-}
-
 function reportObserverError(e) {
   try {
-    fs.writeSync(2, `agenthooks: an on_any observer failed (ignored): ${messageOf(e)}\n`)
+    native.observerFailed(messageOf(e))
   } catch {
-    // stderr closed: nothing more to do
+    // the addon is unavailable: nothing more to do
   }
+}
+
+// What the core's table needs of an event.
+function keyOf(event) {
+  const t = event.tool
+  return [String(event.kind), String(event.native_name ?? ''), t ? String(t.name ?? '') : undefined, t ? String(t.canonical ?? 'other') : undefined]
 }
 
 /**
  * The registry of handlers, observers and middleware, plus the policy.
- * Semantics (the same in every language): registration per kind stacks;
- * handlers run in order; a neutral decision falls through; the first
- * conclusive one wins (the core's fold); observers see every event and
- * never gate; middleware wraps the pipeline, outermost first.
+ * Semantics (the same in every language, decided by the core): native-name
+ * handlers run before kind handlers, in registration order; a neutral
+ * decision falls through; the first conclusive one wins; observers see
+ * every event and never gate (a failing one is a warning on stderr);
+ * middleware wraps the handlers, outermost first, and calls `next` at most
+ * once.
  */
 class Router {
-  #byKind = new Map()
-  #byNative = new Map()
-  #observers = []
-  #middleware = []
+  #table = native.unavailable ? null : native.routerNew()
+  #fns = []
+  #guards = new Map()
+  // For the failsafe only (no addon: no table to ask).
+  #keys = new Set()
+  #middleware = 0
   #policy = null
 
   constructor(options) {
@@ -532,20 +552,30 @@ class Router {
     return this.#policy
   }
 
+  #add(role, on, fn) {
+    checkHandler(fn)
+    const w = role === ROLE_HANDLER ? fn[WHEN] : undefined
+    this.#keys.add(on)
+    if (role === ROLE_MIDDLEWARE) this.#middleware++
+    if (this.#table === null) return
+    const id = native.routerAdd(this.#table, role, on, w ? w.spec : '')
+    if (id instanceof native.NativeError) throw fromNative(id)
+    this.#fns[id] = w ? w.handler : fn
+    if (w && w.spec === 'guard') this.#guards.set(id, w.matcher)
+  }
+
   /** Registers handlers for a kind (any spelling; stacks). */
   on(kind, ...handlers) {
     const k = parseKind(kind)
-    const list = this.#byKind.get(k) ?? []
-    list.push(...handlers.map(checkHandler))
-    this.#byKind.set(k, list)
+    handlers.forEach(checkHandler)
+    for (const h of handlers) this.#add(ROLE_HANDLER, `kind:${k}`, h)
     return this
   }
 
   /** Registers handlers for a native event name (they run before the kind's). */
   onNative(nativeName, ...handlers) {
-    const list = this.#byNative.get(nativeName) ?? []
-    list.push(...handlers.map(checkHandler))
-    this.#byNative.set(nativeName, list)
+    handlers.forEach(checkHandler)
+    for (const h of handlers) this.#add(ROLE_HANDLER, `native:${nativeName}`, h)
     return this
   }
 
@@ -573,13 +603,13 @@ class Router {
    * answering (the process ends then).
    */
   onAny(observer) {
-    this.#observers.push(checkHandler(observer))
+    this.#add(ROLE_OBSERVER, '*', observer)
     return this
   }
 
   /** Middleware around the pipeline (outermost first); call `next` at most once. */
   use(middleware) {
-    this.#middleware.push(checkHandler(middleware))
+    this.#add(ROLE_MIDDLEWARE, '*', middleware)
     return this
   }
 
@@ -591,12 +621,12 @@ class Router {
   // Whether this router could gate the event (the failsafe asks, when
   // the addon cannot load: handlers for it, or middleware).
   [failsafe.GATES](event) {
-    return this.#middleware.length > 0 || this.handles(event)
+    return this.#middleware > 0 || this.#keys.has(`kind:${event.kind}`) || this.#keys.has(`native:${event.native_name}`)
   }
 
   /** Whether any handler is registered for this event. */
   handles(event) {
-    return (this.#byKind.get(event.kind)?.length ?? 0) > 0 || (this.#byNative.get(event.native_name)?.length ?? 0) > 0
+    return native.routerHandles(this.#table, String(event.kind), String(event.native_name ?? ''))
   }
 
   /**
@@ -605,57 +635,87 @@ class Router {
    * for a handler's exception, or the core code of an invalid decision).
    */
   decide(event) {
-    this.#observe(event)
-    return this.#pipeline(event)
+    return this[DECIDE_OBSERVED](event).decision
   }
 
   // decide(), plus a promise that settles when the observers are done.
   [DECIDE_OBSERVED](event) {
-    return { observed: this.#observe(event), decision: this.#pipeline(event) }
+    const run = { pending: null, thrown: [] }
+    const d = call(() => {
+      const r = native.dispatchStart(this.#table, ...keyOf(event))
+      if (r instanceof native.NativeError) throw fromNative(r)
+      return r
+    })
+    const decision = this.#drive(d, event, run)
+    return { decision, observed: run.pending ? Promise.all(run.pending) : null }
   }
 
-  #observe(event) {
-    let pending
-    for (const o of this.#observers) {
-      try {
-        const r = o(event)
-        if (isThenable(r)) (pending ??= []).push(Promise.resolve(r).catch(reportObserverError))
-      } catch (e) {
-        reportObserverError(e)
+  // Calls what the core's dispatch asks for until its level answers.
+  async #drive(d, event, run) {
+    const fns = this.#fns
+    for (;;) {
+      const n = native.dispatchStep(d)
+      const tag = n & 7
+      const id = Math.floor(n / 524288)
+      if (tag === 3) {
+        try {
+          let r = fns[id](event)
+          if (isThenable(r)) r = await r
+          native.dispatchGive(d, r === undefined || r === null ? undefined : decisionJson(r))
+        } catch (e) {
+          this.#giveError(d, e, run)
+        }
+      } else if (tag === 4) {
+        const r = native.dispatchResult(d)
+        if (!(r instanceof native.NativeError)) return decisionOf(r)
+        const own = run.thrown.find(([ne]) => ne.message === r.message)
+        if (own && own[1] instanceof AgentHooksError) throw own[1]
+        const e = fromNative(r)
+        if (own) e.cause = own[1]
+        throw e
+      } else if (tag === 0) {
+        try {
+          const r = fns[id](event)
+          if (isThenable(r)) (run.pending ??= []).push(Promise.resolve(r).catch(reportObserverError))
+          native.dispatchGive(d, undefined)
+        } catch (e) {
+          native.dispatchGiveError(d, nativeErrorOf(e))
+        }
+      } else if (tag === 2) {
+        let held = true
+        let failed = null
+        try {
+          held = Boolean(this.#guards.get(id)(event.tool))
+        } catch (e) {
+          failed = e
+        }
+        native.dispatchGuard(d, held)
+        if (failed !== null) {
+          native.dispatchStep(d)
+          this.#giveError(d, failed, run)
+        }
+      } else {
+        const level = (n >>> 3) & 0xffff
+        const next = (ev = event) => {
+          const err = native.dispatchEnter(d, this.#table, level, ...keyOf(ev))
+          if (err) return Promise.reject(fromNative(err))
+          return this.#drive(d, ev, run)
+        }
+        try {
+          let r = fns[id](event, next)
+          if (isThenable(r)) r = await r
+          native.dispatchGive(d, r === undefined || r === null ? undefined : decisionJson(r))
+        } catch (e) {
+          this.#giveError(d, e, run)
+        }
       }
     }
-    return pending ? Promise.all(pending) : null
   }
 
-  async #pipeline(event) {
-    try {
-      return await this.#run(0, event)
-    } catch (e) {
-      throw asHandlerError(e)
-    }
-  }
-
-  async #run(i, event) {
-    const mw = this.#middleware[i]
-    if (!mw) return this.#dispatch(event)
-    let called = false
-    const next = (ev = event) => {
-      if (called) {
-        return Promise.reject(jsError('handler_error', 'middleware called next more than once'))
-      }
-      called = true
-      return this.#run(i + 1, ev)
-    }
-    let d = mw(event, next)
-    if (isThenable(d)) d = await d
-    return d instanceof Decision ? d : decisionOf(call(() => native.decisionNormalize(decisionJson(d))))
-  }
-
-  #dispatch(event) {
-    const byNative = this.#byNative.get(event.native_name)
-    const byKind = this.#byKind.get(event.kind)
-    const chain = byNative ? (byKind ? byNative.concat(byKind) : byNative) : (byKind ?? [])
-    return foldHandlers(chain, event)
+  #giveError(d, e, run) {
+    const ne = nativeErrorOf(e)
+    run.thrown.push([ne, e])
+    native.dispatchGiveError(d, ne)
   }
 }
 

@@ -16,6 +16,7 @@ mod error;
 mod event;
 mod host;
 mod merge;
+mod router;
 mod runtime;
 
 use agenthooks::{ErrorCode, Kind, Provider};
