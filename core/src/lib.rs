@@ -24,6 +24,7 @@ pub mod dialect;
 pub mod error;
 pub mod failsafe;
 pub mod install;
+pub mod json;
 pub mod model;
 pub mod quirks;
 
@@ -35,7 +36,8 @@ pub use error::{Error, ErrorCode, Result};
 pub use model::*;
 pub mod dispatch;
 pub mod host;
-pub mod matcher;
+/// The agents' hook matchers (part of the host side; kept at this path).
+pub use host::matcher;
 pub mod merge;
 pub mod router;
 pub mod runtime;

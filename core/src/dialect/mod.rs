@@ -8,10 +8,11 @@ pub mod copilot;
 pub mod cursor;
 pub(crate) mod fields;
 pub mod gemini;
-pub mod json;
+pub use crate::json;
 pub mod kimi;
 pub mod openclaw;
 pub mod opencode;
+pub mod tool_names;
 
 use crate::capability::{self, Capability};
 use crate::error::Error;

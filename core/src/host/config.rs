@@ -16,7 +16,7 @@
 //! entry is skipped exactly as the agent skips it (a group with a matcher
 //! that does not compile; every hook of that event in that source on a
 //! Claude schema error; the whole source on a Codex one; see the loader's
-//! table) and the rest loads; [`RegistryBuilder::strict`] refuses the whole
+//! table) and the rest loads; [`RegistryBuilder::strict`](super::RegistryBuilder::strict) refuses the whole
 //! registry instead. Unknown events are ignored before their groups are
 //! parsed; a matcher on an event without a matcher subject is discarded
 //! before it is compiled. Codex hook trust (definition hashes) is the
@@ -28,8 +28,7 @@ use serde::Serialize;
 
 use super::diagnostic::Diagnostic;
 use super::ifrule::IfRule;
-use super::loader::RegistryBuilder;
-use crate::matcher::{Dialect, Matcher};
+use crate::host::matcher::{Dialect, Matcher};
 
 /// Where a hook came from, for identity, deduplication and environment.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
@@ -108,14 +107,6 @@ pub struct Registry {
 }
 
 impl Registry {
-    /// Loads one configuration text (settings.json / hooks.json) from a
-    /// source named `source`, with the process-wide matcher interner.
-    pub fn load(dialect: Dialect, source: &str, text: &str) -> Result<Registry, ConfigError> {
-        let mut b = RegistryBuilder::new(dialect);
-        b.add_text(source, text);
-        b.build()
-    }
-
     /// The dialect.
     pub fn dialect(&self) -> Dialect {
         self.dialect

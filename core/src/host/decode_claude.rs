@@ -47,7 +47,7 @@ use super::output::{
     opt_bool, opt_obj, opt_str,
 };
 use super::runner::RawRun;
-use crate::matcher::Dialect;
+use crate::host::matcher::Dialect;
 
 /// Events whose `continue`/`stopReason` are discarded.
 const NO_CONTINUE: &[&str] = &[

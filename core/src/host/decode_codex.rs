@@ -37,7 +37,7 @@ use super::output::{
     opt_bool, opt_obj, opt_str,
 };
 use super::runner::RawRun;
-use crate::matcher::Dialect;
+use crate::host::matcher::Dialect;
 
 const UNIVERSAL: &[&str] = &["continue", "stopReason", "systemMessage", "suppressOutput"];
 

@@ -9,7 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::matcher::Dialect;
+use crate::host::hosted::Dialect;
 
 /// Stable machine id of a configuration diagnostic. Ids are never reused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

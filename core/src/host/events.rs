@@ -4,7 +4,7 @@
 //! `codex.md` §1.5, §1.6, §4.1.
 
 use crate::dialect::{claude, codex};
-use crate::matcher::Dialect;
+use crate::host::matcher::Dialect;
 use crate::model::Kind;
 
 /// What a group's matcher is tested against.

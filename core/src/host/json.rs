@@ -228,7 +228,7 @@ pub fn matcher_json(request: &str) -> String {
         Ok(d) => d,
         Err(e) => return error(e.code().as_str(), e.to_string(), None),
     };
-    match crate::matcher::Matcher::compile(dialect, req.pattern.as_deref().unwrap_or("")) {
+    match crate::host::matcher::Matcher::compile(dialect, req.pattern.as_deref().unwrap_or("")) {
         Ok(m) => {
             let matches: Vec<bool> = req.subjects.iter().map(|s| m.matches(s)).collect();
             json!({ "matches": matches }).to_string()

@@ -25,7 +25,7 @@ use super::config::{ConfigError, ConfiguredHook, HookId, Origin, Registry};
 use super::diagnostic::{DiagCode, Diagnostic, Severity};
 use super::events::{self, Subject};
 use super::ifrule::IfRule;
-use crate::matcher::{Dialect, ExactSet, Interner, Matcher};
+use crate::host::matcher::{Dialect, ExactSet, Interner, Matcher};
 
 /// Collects sources, then validates them as a whole.
 #[derive(Debug)]
@@ -674,4 +674,16 @@ fn substitute(
     }
     let sub = |s: String| pairs.iter().fold(s, |s, (k, v)| s.replace(k, v));
     (sub(command), args.map(|a| a.into_iter().map(sub).collect()))
+}
+
+/// Loading lives next to the builder (the registry's own module only holds
+/// what was loaded, so `config` does not depend back on `loader`).
+impl Registry {
+    /// Loads one configuration text (settings.json / hooks.json) from a
+    /// source named `source`, with the process-wide matcher interner.
+    pub fn load(dialect: Dialect, source: &str, text: &str) -> Result<Registry, ConfigError> {
+        let mut b = RegistryBuilder::new(dialect);
+        b.add_text(source, text);
+        b.build()
+    }
 }

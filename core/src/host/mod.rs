@@ -16,7 +16,7 @@
 //! ```
 //!
 //! Steps, one file each: [`config`] (load and validate into a
-//! [`Registry`]), [`crate::matcher`] (compile matchers), `select` (the
+//! [`Registry`]), [`crate::host::matcher`] (compile matchers), `select` (the
 //! ordered, deduplicated hooks of an event), [`payload`] (the stdin bytes),
 //! [`runner`] (process groups, timeouts, capped capture), [`output`] (exit
 //! code + stdout + stderr as the agent reads them), [`mod@merge`] (the agent's
@@ -47,9 +47,11 @@ mod decode_claude;
 mod decode_codex;
 mod diagnostic;
 pub mod events;
+mod hosted;
 pub mod ifrule;
 pub mod json;
 mod loader;
+pub mod matcher;
 pub mod merge;
 pub mod output;
 pub mod payload;
@@ -62,13 +64,13 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde::Serialize;
 use serde_json::Value;
 
-pub use crate::matcher::Dialect;
+pub use crate::host::matcher::Dialect;
 pub use audit::AuditRecord;
 pub use config::{ConfigError, ConfiguredHook, HookId, Origin, Registry};
 pub use diagnostic::{DiagCode, Diagnostic, Severity};
 pub use loader::RegistryBuilder;
 pub use merge::{Conflict, HookError, HostOutcome, merge};
-pub use output::{DecodeCtx, HookDecision, HookOutput, OutputStatus, StopRequest, decode};
+pub use output::{DecodeCtx, HookDecision, HookOutput, OutputStatus, StopRequest};
 pub use payload::Payload;
 pub use runner::{DEFAULT_OUTPUT_CAP, RawRun, RunRequest};
 pub use select::subjects;
@@ -291,6 +293,25 @@ pub fn plan<'r>(
 }
 
 /// Decodes and merges the runs of a plan (one per planned hook, in order).
+/// Decodes one run of a hook on a native event (the dialect's reader,
+/// then what an `async` handler cannot do is dropped).
+pub fn decode(dialect: Dialect, native: &str, run: &RawRun, ctx: &DecodeCtx) -> HookOutput {
+    let mut out = match dialect {
+        Dialect::ClaudeCode => decode_claude::decode(native, run, ctx),
+        Dialect::Codex => decode_codex::decode(native, run, ctx),
+    };
+    if ctx.is_async {
+        out.decision = None;
+        out.reason = None;
+        out.stop = None;
+        out.updated_input = None;
+        out.updated_tool_output = None;
+        out.updated_permissions = None;
+        out.interrupt = false;
+    }
+    out
+}
+
 /// Fixtures call this with simulated runs.
 pub fn finish(plan: &Plan, runs: &[RawRun], started_at_ms: u64) -> HostReport {
     let native = plan.payload.native_event.as_str();
@@ -303,7 +324,7 @@ pub fn finish(plan: &Plan, runs: &[RawRun], started_at_ms: u64) -> HostReport {
             is_async: p.hook.is_async,
             on_failure_block: p.hook.on_failure_block,
         };
-        let output = output::decode(plan.dialect, native, run, &ctx);
+        let output = decode(plan.dialect, native, run, &ctx);
         audit.extend(audit::records(
             &p.hook.id,
             &p.hook.command,

@@ -5,10 +5,6 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::runner::RawRun;
-use super::{decode_claude, decode_codex};
-use crate::matcher::Dialect;
-
 /// A decision one hook expressed (normalized across agents).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -166,24 +162,6 @@ pub struct DecodeCtx<'a> {
     pub is_async: bool,
     /// Claude Code `onFailure: "block"`.
     pub on_failure_block: bool,
-}
-
-/// Decodes one run of a hook on a native event.
-pub fn decode(dialect: Dialect, native: &str, run: &RawRun, ctx: &DecodeCtx) -> HookOutput {
-    let mut out = match dialect {
-        Dialect::ClaudeCode => decode_claude::decode(native, run, ctx),
-        Dialect::Codex => decode_codex::decode(native, run, ctx),
-    };
-    if ctx.is_async {
-        out.decision = None;
-        out.reason = None;
-        out.stop = None;
-        out.updated_input = None;
-        out.updated_tool_output = None;
-        out.updated_permissions = None;
-        out.interrupt = false;
-    }
-    out
 }
 
 /// What stdout holds.

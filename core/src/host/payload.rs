@@ -29,7 +29,7 @@ use serde_json::{Map, Value, json};
 
 use super::HostError;
 use super::events;
-use crate::matcher::Dialect;
+use crate::host::matcher::Dialect;
 use crate::model::{Canonical, Event};
 
 /// A hook's stdin for one event.

@@ -15,7 +15,7 @@ use super::config::{ConfiguredHook, Origin, Registry};
 use super::diagnostic::{DiagCode, Diagnostic};
 use super::events::{self, Subject};
 use super::ifrule::IF_EVENTS;
-use crate::matcher::{Dialect, Verdict};
+use crate::host::matcher::{Dialect, Verdict};
 
 /// The values a matcher is tested against for an event (empty: the event
 /// carries no subject value). Codex tool events add the tool's aliases.

@@ -454,6 +454,28 @@ pub fn apply(m: &Manifest, t: &Target, action: Action) -> Result<Plan, InstallEr
     })
 }
 
+/// What of a file's text is ours to record ([`records`]): our generated plugin file as
+/// a whole, or each of our commands in a config file.
+fn record_subjects(m: &Manifest, file: &Path, text: Option<&str>) -> Vec<(String, String)> {
+    let Some(text) = text else {
+        return Vec::new();
+    };
+    if file.extension().is_some_and(|e| e == "js") {
+        return if text.starts_with(&opencode::header(m)) {
+            vec![(text.to_string(), format!("{}:*", m.id))]
+        } else {
+            Vec::new()
+        };
+    }
+    let mk = marker(m);
+    doctor::entries_in(file, text)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|e| is_ours_command(&e.command, &mk))
+        .map(|e| (e.command, e.hook_id.unwrap_or_default()))
+        .collect()
+}
+
 /// Records our commands as they now are in every file of the target (and
 /// forgets those we removed), so `doctor` knows which commands are ours to
 /// run ([`records`]). Failing to record only costs doctor's probe: a note.
@@ -469,7 +491,12 @@ fn record(m: &Manifest, t: &Target, p: &mut Plan) -> Result<(), InstallError> {
                 }
             },
         };
-        if let Err(e) = records::sync(t.agent, m, &f, before.as_deref(), after.as_deref()) {
+        if let Err(e) = records::sync(
+            t.agent,
+            &f,
+            &record_subjects(m, &f, before.as_deref()),
+            &record_subjects(m, &f, after.as_deref()),
+        ) {
             p.notes.push(format!(
                 "{}: could not record the installed commands ({e}); `agenthooks doctor` will show them without running them",
                 f.display()

@@ -12,7 +12,7 @@ use std::path::Path;
 
 use sha2::{Digest, Sha256};
 
-use super::{Manifest, doctor, fsio, is_ours_command, marker, opencode};
+use super::fsio;
 use crate::model::Provider;
 
 /// Subdirectory of the state root holding the records.
@@ -38,45 +38,21 @@ pub fn is_recorded(agent: Provider, file: &Path, subject: &str) -> bool {
     matches!(dir.read(&key(agent, file, subject), 4096), Ok(Some(_)))
 }
 
-/// What of a file's text is ours to record: our generated plugin file as
-/// a whole, or each of our commands in a config file.
-fn subjects(m: &Manifest, file: &Path, text: Option<&str>) -> Vec<(String, String)> {
-    let Some(text) = text else {
-        return Vec::new();
-    };
-    if file.extension().is_some_and(|e| e == "js") {
-        return if text.starts_with(&opencode::header(m)) {
-            vec![(text.to_string(), format!("{}:*", m.id))]
-        } else {
-            Vec::new()
-        };
-    }
-    let mk = marker(m);
-    doctor::entries_in(file, text)
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|e| is_ours_command(&e.command, &mk))
-        .map(|e| (e.command, e.hook_id.unwrap_or_default()))
-        .collect()
-}
-
 /// Brings the records of one file up to date: records every subject of
 /// ours in `after`, drops those of `before` that are gone.
 pub fn sync(
     agent: Provider,
-    m: &Manifest,
     file: &Path,
-    before: Option<&str>,
-    after: Option<&str>,
+    before: &[(String, String)],
+    now: &[(String, String)],
 ) -> Result<(), crate::Error> {
     let dir = crate::state::root()?.subdir(DIR)?;
-    let now = subjects(m, file, after);
-    for (s, _) in subjects(m, file, before) {
-        if !now.iter().any(|(n, _)| *n == s) {
+    for (s, _) in before {
+        if !now.iter().any(|(n, _)| n == s) {
             dir.remove(&key(agent, file, &s))?;
         }
     }
-    for (s, hook_id) in &now {
+    for (s, hook_id) in now {
         let body = serde_json::json!({
             "agent": agent.id(),
             "file": fsio::absolute(file),

@@ -305,7 +305,7 @@ pub fn regex_escape(s: &str) -> String {
 }
 
 /// Native tool names of a class, where the list is known well enough to
-/// narrow the config matcher (names from `model/tool_names.rs`, whose
+/// narrow the config matcher (names from `dialect/tool_names.rs`, whose
 /// sources are the protocol docs). `None`: match broadly.
 fn class_names(p: Provider, c: Canonical) -> Option<&'static [&'static str]> {
     use Canonical::*;

@@ -232,7 +232,7 @@ impl Event {
     pub fn raw_json(&self) -> Value {
         std::str::from_utf8(&self.raw)
             .ok()
-            .and_then(|t| crate::dialect::json::parse_value(t).ok())
+            .and_then(|t| crate::json::parse_value(t).ok())
             .unwrap_or(Value::Null)
     }
 

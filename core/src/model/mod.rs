@@ -7,7 +7,6 @@ mod policy;
 mod provider;
 mod response;
 mod tool;
-pub mod tool_names;
 
 pub use decision::{Decision, DecisionKind, StopAgent};
 pub use event::{AgentInfo, Detection, Event, SessionInfo, StopInfo, Usage};

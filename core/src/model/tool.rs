@@ -4,9 +4,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
-use super::tool_names;
-use crate::model::Provider;
-
 /// Canonical class of a tool, whatever the agent calls it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[non_exhaustive]
@@ -111,28 +108,6 @@ pub struct ToolCall {
 }
 
 impl ToolCall {
-    /// Builds a tool call from a native name and raw input, classifying it
-    /// and extracting facets. `id` may be empty (see [`ToolCall::synthesize_id`]).
-    pub fn new(provider: Provider, name: &str, raw_input: Value, id: Option<String>) -> ToolCall {
-        let input = input_object(&raw_input);
-        let (canonical, mcp) = tool_names::classify(provider, name);
-        let mut t = ToolCall {
-            id: id.unwrap_or_default(),
-            synthesized: false,
-            name: name.to_string(),
-            canonical,
-            mcp,
-            input,
-            raw_input,
-            command: None,
-            paths: Vec::new(),
-            pattern: None,
-            glob: None,
-        };
-        t.extract_facets();
-        t
-    }
-
     /// The shell command, or `""`.
     pub fn command(&self) -> &str {
         self.command.as_deref().unwrap_or("")
@@ -148,7 +123,7 @@ impl ToolCall {
         }
     }
 
-    fn extract_facets(&mut self) {
+    pub(crate) fn extract_facets(&mut self) {
         let s = |k: &str| {
             self.input
                 .get(k)
@@ -294,7 +269,7 @@ pub fn input_object(raw: &Value) -> Map<String, Value> {
         Value::String(s) => {
             let t = s.trim_start();
             if t.starts_with('{') {
-                if let Ok(Value::Object(m)) = crate::dialect::json::parse_value(s) {
+                if let Ok(Value::Object(m)) = crate::json::parse_value(s) {
                     return m;
                 }
             }
@@ -399,6 +374,7 @@ pub fn sorted_json(v: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Provider;
     use serde_json::json;
 
     #[test]

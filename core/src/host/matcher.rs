@@ -62,9 +62,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::Error;
+pub use super::hosted::Dialect;
 use crate::host::{DiagCode, Diagnostic, Severity};
-use crate::model::Provider;
 
 mod backtrack;
 mod linear;
@@ -80,55 +79,6 @@ pub const ECMA_MIN_SUBJECT_BYTES: usize = 32;
 pub const ECMA_STEP_BUDGET: f64 = 2e6;
 /// Longest non-literal pattern compiled, in bytes (longer: undecided).
 pub const MAX_PATTERN_BYTES: usize = 1024;
-
-/// The hook dialects a host can run (the agents whose hook configurations
-/// the host understands).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Dialect {
-    /// Claude Code `settings.json` / plugin `hooks/hooks.json`.
-    ClaudeCode,
-    /// Codex `hooks.json` / `[hooks]` tables.
-    Codex,
-}
-
-impl Dialect {
-    /// The provider id (`claude-code`, `codex`).
-    pub fn id(self) -> &'static str {
-        self.provider().id()
-    }
-
-    /// The provider this dialect belongs to.
-    pub fn provider(self) -> Provider {
-        match self {
-            Dialect::ClaudeCode => Provider::ClaudeCode,
-            Dialect::Codex => Provider::Codex,
-        }
-    }
-
-    /// The dialect of a provider, if hosts can run its hooks.
-    pub fn from_provider(p: Provider) -> Option<Dialect> {
-        match p {
-            Provider::ClaudeCode => Some(Dialect::ClaudeCode),
-            Provider::Codex => Some(Dialect::Codex),
-            _ => None,
-        }
-    }
-
-    /// Parses a provider id or alias (`claude`, `claude-code`, `codex`).
-    pub fn parse(s: &str) -> Result<Dialect, Error> {
-        let p = Provider::parse(s)?;
-        Dialect::from_provider(p).ok_or_else(|| Error::InvalidArgument {
-            message: format!("hooks of {} cannot be hosted (claude-code, codex)", p.id()),
-        })
-    }
-}
-
-impl std::fmt::Display for Dialect {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.id())
-    }
-}
 
 /// Which characters make a pattern an exact (literal) matcher.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -34,12 +34,39 @@
 //! (Claude `TaskCreate`, Kimi `TaskList`) are `other`, `task` meaning
 //! "spawns a subagent" only.
 
-use super::tool::{Canonical, McpInfo};
-use crate::model::Provider;
+use serde_json::Value;
+
+use crate::model::{Canonical, McpInfo, Provider, ToolCall, input_object};
 
 use Canonical::{
     Fetch, FileEdit, FileRead, FileWrite, Mcp, Other, Search, Shell, Task as Subagent,
 };
+
+// `ToolCall::new` lives here, beside the tables it classifies with, so the
+// data model does not depend back on the dialects.
+impl ToolCall {
+    /// Builds a tool call from a native name and raw input, classifying it
+    /// and extracting facets. `id` may be empty (see [`ToolCall::synthesize_id`]).
+    pub fn new(provider: Provider, name: &str, raw_input: Value, id: Option<String>) -> ToolCall {
+        let input = input_object(&raw_input);
+        let (canonical, mcp) = classify(provider, name);
+        let mut t = ToolCall {
+            id: id.unwrap_or_default(),
+            synthesized: false,
+            name: name.to_string(),
+            canonical,
+            mcp,
+            input,
+            raw_input,
+            command: None,
+            paths: Vec::new(),
+            pattern: None,
+            glob: None,
+        };
+        t.extract_facets();
+        t
+    }
+}
 
 /// Classifies a native tool name for a provider: its canonical class and,
 /// for MCP tools, the server and tool decoded from the name.
