@@ -16,7 +16,7 @@ use serde_json::{Map, Value, json};
 
 use super::DecodeOptions;
 use super::common::merge_native;
-use super::fields::{Fields, wrong};
+use super::fields::Fields;
 use crate::capability::{ASK_FALLBACK_REASON, Capability, value_text};
 use crate::error::Error;
 use crate::model::{
@@ -219,7 +219,7 @@ pub fn decode(map: Map<String, Value>, opts: &DecodeOptions) -> Result<Event, Er
                     output_tokens: f.u64("output_tokens")?,
                     cache_read_tokens: f.u64("cache_read_tokens")?,
                     cache_write_tokens: f.u64("cache_write_tokens")?,
-                    cost: f64_field(&f, "cost")?,
+                    cost: f.view().f64("cost")?,
                     loop_count: None,
                     status: f.str("status")?,
                 },
@@ -384,14 +384,6 @@ fn json_text(v: Value) -> Value {
         }
     }
     v
-}
-
-fn f64_field(f: &Fields, key: &str) -> Result<Option<f64>, Error> {
-    match f.map.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Number(n)) => Ok(n.as_f64()),
-        Some(other) => Err(wrong(key, "a number", other)),
-    }
 }
 
 /// Whether Cursor enforces `permission: "ask"` for this event: only

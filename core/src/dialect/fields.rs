@@ -14,49 +14,32 @@ impl Fields {
         Fields { map }
     }
 
+    /// The typed reads of [`Obj`], on the top level (errors name the bare key).
+    pub(crate) fn view(&self) -> Obj<'_> {
+        Obj::new(&self.map, "")
+    }
+
     /// A string field; `null` and absent are `None`; empty strings are `None`.
     pub(crate) fn str(&self, key: &str) -> Result<Option<String>, Error> {
-        match self.map.get(key) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(s)) if s.is_empty() => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.clone())),
-            Some(other) => Err(wrong(key, "a string", other)),
-        }
+        self.view().str(key)
     }
 
     /// A string field that may be empty (kept as `Some("")`).
     pub(crate) fn str_keep_empty(&self, key: &str) -> Result<Option<String>, Error> {
-        match self.map.get(key) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.clone())),
-            Some(other) => Err(wrong(key, "a string", other)),
-        }
+        self.view().str_keep_empty(key)
     }
 
     /// A string, or a number rendered as a string (ids some agents send as numbers).
     pub(crate) fn id(&self, key: &str) -> Result<Option<String>, Error> {
-        match self.map.get(key) {
-            Some(Value::Number(n)) => Ok(Some(n.to_string())),
-            _ => self.str(key),
-        }
+        self.view().id(key)
     }
 
     pub(crate) fn bool(&self, key: &str) -> Result<Option<bool>, Error> {
-        match self.map.get(key) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::Bool(b)) => Ok(Some(*b)),
-            Some(other) => Err(wrong(key, "a boolean", other)),
-        }
+        self.view().bool(key)
     }
 
     pub(crate) fn u64(&self, key: &str) -> Result<Option<u64>, Error> {
-        match self.map.get(key) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::Number(n)) => Ok(n
-                .as_u64()
-                .or_else(|| n.as_f64().filter(|f| *f >= 0.0).map(|f| f.round() as u64))),
-            Some(other) => Err(wrong(key, "a number", other)),
-        }
+        self.view().u64(key)
     }
 
     /// An array of strings (non-strings are a `wrong_type`).
@@ -94,10 +77,168 @@ impl Fields {
     }
 }
 
+/// Typed reads of an object (the payload, or one nested in it), with
+/// `wrong_type` errors naming the dotted path: the one field accessor of
+/// every dialect ([`Fields`] reads its top level through it).
+pub(crate) struct Obj<'a> {
+    map: Option<&'a Map<String, Value>>,
+    path: String,
+}
+
+impl<'a> Obj<'a> {
+    pub(crate) fn new(map: &'a Map<String, Value>, path: &str) -> Obj<'a> {
+        Obj {
+            map: Some(map),
+            path: path.to_string(),
+        }
+    }
+
+    /// A value that must be an object when present (`null` = absent).
+    pub(crate) fn of(v: &'a Value, path: &str) -> Result<Obj<'a>, Error> {
+        match v {
+            Value::Object(m) => Ok(Obj::new(m, path)),
+            Value::Null => Ok(Obj {
+                map: None,
+                path: path.to_string(),
+            }),
+            other => Err(wrong(path, "an object", other)),
+        }
+    }
+
+    pub(crate) fn get(&self, key: &str) -> Option<&'a Value> {
+        self.map.and_then(|m| m.get(key))
+    }
+
+    /// The dotted name of a field (`input.tool`; the bare key at the top).
+    fn field(&self, key: &str) -> String {
+        if self.path.is_empty() {
+            key.to_string()
+        } else {
+            format!("{}.{key}", self.path)
+        }
+    }
+
+    /// A nested object (absent or `null`: an empty view).
+    pub(crate) fn obj(&self, key: &str) -> Result<Obj<'a>, Error> {
+        match self.get(key) {
+            None | Some(Value::Null) => Ok(Obj {
+                map: None,
+                path: self.field(key),
+            }),
+            Some(Value::Object(m)) => Ok(Obj {
+                map: Some(m),
+                path: self.field(key),
+            }),
+            Some(other) => Err(wrong(&self.field(key), "an object", other)),
+        }
+    }
+
+    /// A string; `null`, absent and `""` are `None`.
+    pub(crate) fn str(&self, key: &str) -> Result<Option<String>, Error> {
+        match self.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) if s.is_empty() => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(other) => Err(wrong(&self.field(key), "a string", other)),
+        }
+    }
+
+    /// A string that may be empty.
+    pub(crate) fn str_keep_empty(&self, key: &str) -> Result<Option<String>, Error> {
+        match self.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(other) => Err(wrong(&self.field(key), "a string", other)),
+        }
+    }
+
+    /// A string id, or a number rendered as a string.
+    pub(crate) fn id(&self, key: &str) -> Result<Option<String>, Error> {
+        match self.get(key) {
+            Some(Value::Number(n)) => Ok(Some(n.to_string())),
+            _ => self.str(key),
+        }
+    }
+
+    pub(crate) fn bool(&self, key: &str) -> Result<Option<bool>, Error> {
+        match self.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(*b)),
+            Some(other) => Err(wrong(&self.field(key), "a boolean", other)),
+        }
+    }
+
+    pub(crate) fn u64(&self, key: &str) -> Result<Option<u64>, Error> {
+        match self.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Number(n)) => Ok(n
+                .as_u64()
+                .or_else(|| n.as_f64().filter(|f| *f >= 0.0).map(|f| f.round() as u64))),
+            Some(other) => Err(wrong(&self.field(key), "a number", other)),
+        }
+    }
+
+    /// A number as `f64` (fractions kept).
+    pub(crate) fn f64(&self, key: &str) -> Result<Option<f64>, Error> {
+        match self.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Number(n)) => Ok(n.as_f64()),
+            Some(other) => Err(wrong(&self.field(key), "a number", other)),
+        }
+    }
+}
+
 pub(crate) fn wrong(key: &str, expected: &'static str, found: &Value) -> Error {
     Error::WrongType {
         field: key.to_string(),
         expected,
         found: json_type(found),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn map(v: Value) -> Map<String, Value> {
+        match v {
+            Value::Object(m) => m,
+            _ => Map::new(),
+        }
+    }
+
+    /// Top-level reads (`Fields`) and nested ones (`Obj`) are one accessor:
+    /// the same rules, with the field named by its dotted path.
+    #[test]
+    fn one_accessor_top_level_and_nested() {
+        let doc = json!({"n": 7, "s": "", "b": "yes", "id": 12, "f": 1.5,
+                         "input": {"n": 7, "s": "", "b": "yes", "id": 12, "f": 1.5}});
+        let f = Fields::new(map(doc.clone()));
+        let top = f.view();
+        let nested = Obj::of(&doc["input"], "input").unwrap();
+        for (o, prefix) in [(&top, ""), (&nested, "input.")] {
+            assert_eq!(o.u64("n").unwrap(), Some(7));
+            assert_eq!(o.str("s").unwrap(), None, "empty string is absent");
+            assert_eq!(o.str_keep_empty("s").unwrap().as_deref(), Some(""));
+            assert_eq!(o.id("id").unwrap().as_deref(), Some("12"));
+            assert_eq!(o.f64("f").unwrap(), Some(1.5));
+            match o.bool("b") {
+                Err(Error::WrongType { field, .. }) => assert_eq!(field, format!("{prefix}b")),
+                other => panic!("{other:?}"),
+            }
+        }
+        assert_eq!(f.str("s").unwrap(), top.str("s").unwrap());
+        assert!(matches!(f.bool("b"), Err(Error::WrongType { field, .. }) if field == "b"));
+        assert!(Obj::of(&json!(3), "x").is_err());
+        assert_eq!(
+            Obj::of(&Value::Null, "x")
+                .unwrap()
+                .obj("y")
+                .unwrap()
+                .str("z")
+                .unwrap(),
+            None
+        );
     }
 }

@@ -33,8 +33,7 @@ use serde_json::{Map, Value, json};
 
 use super::DecodeOptions;
 use super::common::{finish, merge_native};
-use super::fields::{Fields, wrong};
-use super::opencode::Obj;
+use super::fields::{Fields, Obj, wrong};
 use crate::capability::{ASK_FALLBACK_REASON, Capability, value_text};
 use crate::error::Error;
 use crate::model::{

@@ -35,7 +35,7 @@ use serde_json::{Map, Value, json};
 
 use super::DecodeOptions;
 use super::common::{finish, merge_native};
-use super::fields::{Fields, wrong};
+use super::fields::{Fields, Obj, wrong};
 use crate::capability::{Capability, value_text};
 use crate::error::Error;
 use crate::model::{
@@ -884,102 +884,6 @@ pub fn undecodable(fail: Fail, diag: &str) -> Response {
             }));
             r.stderr = format!("{}\n", diag.trim_end());
             r
-        }
-    }
-}
-
-/// Typed reads of a nested object, with `wrong_type` errors naming the
-/// dotted path.
-pub(crate) struct Obj<'a> {
-    map: Option<&'a Map<String, Value>>,
-    path: String,
-}
-
-impl<'a> Obj<'a> {
-    pub(crate) fn new(map: &'a Map<String, Value>, path: &str) -> Obj<'a> {
-        Obj {
-            map: Some(map),
-            path: path.to_string(),
-        }
-    }
-
-    /// A value that must be an object when present (`null` = absent).
-    pub(crate) fn of(v: &'a Value, path: &str) -> Result<Obj<'a>, Error> {
-        match v {
-            Value::Object(m) => Ok(Obj::new(m, path)),
-            Value::Null => Ok(Obj {
-                map: None,
-                path: path.to_string(),
-            }),
-            other => Err(wrong(path, "an object", other)),
-        }
-    }
-
-    pub(crate) fn get(&self, key: &str) -> Option<&'a Value> {
-        self.map.and_then(|m| m.get(key))
-    }
-
-    fn field(&self, key: &str) -> String {
-        format!("{}.{key}", self.path)
-    }
-
-    /// A nested object (absent or `null`: an empty view).
-    pub(crate) fn obj(&self, key: &str) -> Result<Obj<'a>, Error> {
-        match self.get(key) {
-            None | Some(Value::Null) => Ok(Obj {
-                map: None,
-                path: self.field(key),
-            }),
-            Some(Value::Object(m)) => Ok(Obj {
-                map: Some(m),
-                path: self.field(key),
-            }),
-            Some(other) => Err(wrong(&self.field(key), "an object", other)),
-        }
-    }
-
-    /// A string; `null`, absent and `""` are `None`.
-    pub(crate) fn str(&self, key: &str) -> Result<Option<String>, Error> {
-        match self.get(key) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(s)) if s.is_empty() => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.clone())),
-            Some(other) => Err(wrong(&self.field(key), "a string", other)),
-        }
-    }
-
-    /// A string that may be empty.
-    pub(crate) fn str_keep_empty(&self, key: &str) -> Result<Option<String>, Error> {
-        match self.get(key) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.clone())),
-            Some(other) => Err(wrong(&self.field(key), "a string", other)),
-        }
-    }
-
-    /// A string id, or a number rendered as a string.
-    pub(crate) fn id(&self, key: &str) -> Result<Option<String>, Error> {
-        match self.get(key) {
-            Some(Value::Number(n)) => Ok(Some(n.to_string())),
-            _ => self.str(key),
-        }
-    }
-
-    pub(crate) fn bool(&self, key: &str) -> Result<Option<bool>, Error> {
-        match self.get(key) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::Bool(b)) => Ok(Some(*b)),
-            Some(other) => Err(wrong(&self.field(key), "a boolean", other)),
-        }
-    }
-
-    pub(crate) fn u64(&self, key: &str) -> Result<Option<u64>, Error> {
-        match self.get(key) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::Number(n)) => Ok(n
-                .as_u64()
-                .or_else(|| n.as_f64().filter(|f| *f >= 0.0).map(|f| f.round() as u64))),
-            Some(other) => Err(wrong(&self.field(key), "a number", other)),
         }
     }
 }
