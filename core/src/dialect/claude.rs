@@ -84,8 +84,11 @@ pub fn kind_of(native: &str) -> Kind {
 const TEXT_STDOUT_EVENTS: &[&str] = &["PreCompact", "PostCompact", "WorktreeCreate"];
 
 /// Events that discard `systemMessage` (doc §4.2), plus `StopFailure`, whose
-/// output is ignored altogether (doc §2, §4.3).
-const NO_SYSTEM_MESSAGE: &[&str] = &[
+/// output is ignored altogether (doc §2, §4.3). The one table: the
+/// capability rows here and the host's reading of a hook's answer
+/// (`host::decode_claude`) both use it; `fixtures/host/claude-stopfailure-output-ignored.json`
+/// pins the `StopFailure` row, where the two tables once disagreed.
+pub(crate) const NO_SYSTEM_MESSAGE: &[&str] = &[
     "InstructionsLoaded",
     "MessageDisplay",
     "Notification",

@@ -68,20 +68,6 @@ const NO_CONTINUE: &[&str] = &[
     "TaskCreated",
 ];
 
-/// Events whose `systemMessage` is discarded.
-const NO_SYSTEM_MESSAGE: &[&str] = &[
-    "InstructionsLoaded",
-    "MessageDisplay",
-    "Notification",
-    "ConfigChange",
-    "WorktreeCreate",
-    "WorktreeRemove",
-    "PreCompact",
-    "PostCompact",
-    "SessionEnd",
-    "Elicitation",
-    "ElicitationResult",
-];
 
 /// Events that honour a top-level `decision: "block"`.
 const TOP_BLOCK: &[&str] = &[
@@ -464,7 +450,7 @@ fn read_json(native: &str, m: &Map<String, Value>) -> Result<HookOutput, String>
             reason: stop_reason,
         });
     }
-    if !NO_SYSTEM_MESSAGE.contains(&native) {
+    if !crate::dialect::claude::NO_SYSTEM_MESSAGE.contains(&native) {
         out.system_message = system_message;
     }
     if TOP_BLOCK.contains(&native) && decision.as_deref() == Some("block") {
