@@ -57,10 +57,9 @@
 //! # Variants
 //!
 //! Claude Code `remote` when `CLAUDE_CODE_REMOTE=true` (claude-code.md
-//! §1.2); Cursor `cloud` when the payload has `is_background_agent: true`,
-//! `cli` when `cursor_version` (or `CURSOR_VERSION`) is a dated build
-//! `YYYY.MM.DD-<hex>`, `ide` when it is a semver-like version or the payload
-//! has `composer_mode` (cursor.md §6.1); Copilot `cloud` when the cloud
+//! §1.2); Cursor by the decoder's own rule (`dialect::cursor::variant`,
+//! cursor.md §6.1), with `CURSOR_VERSION` standing in for a payload without
+//! `cursor_version`; Copilot `cloud` when the cloud
 //! sandbox variables `COPILOT_AGENT_PROMPT` / `GITHUB_COPILOT_API_TOKEN` are
 //! set (copilot-cli.md §1.2). Otherwise no variant.
 
@@ -474,7 +473,11 @@ fn variant(
         Provider::ClaudeCode => {
             (env("CLAUDE_CODE_REMOTE").as_deref() == Some("true")).then_some("remote")
         }
-        Provider::Cursor => cursor_variant(env, map),
+        Provider::Cursor => {
+            let empty = Map::new();
+            let version = env("CURSOR_VERSION");
+            crate::dialect::cursor::variant(map.unwrap_or(&empty), version.as_deref())
+        }
         Provider::Copilot => {
             let cloud = ["COPILOT_AGENT_PROMPT", "GITHUB_COPILOT_API_TOKEN"]
                 .iter()
@@ -484,59 +487,6 @@ fn variant(
         _ => None,
     };
     v.map(str::to_string)
-}
-
-fn cursor_variant(
-    env: &dyn Fn(&str) -> Option<String>,
-    map: Option<&Map<String, Value>>,
-) -> Option<&'static str> {
-    if map.and_then(|m| m.get("is_background_agent")) == Some(&Value::Bool(true)) {
-        return Some("cloud");
-    }
-    let version = map
-        .and_then(|m| str_of(m, "cursor_version"))
-        .map(str::to_string)
-        .or_else(|| env("CURSOR_VERSION"));
-    if let Some(v) = version.as_deref() {
-        if is_dated_build(v) {
-            return Some("cli");
-        }
-        if is_semver_like(v) {
-            return Some("ide");
-        }
-    }
-    if map.is_some_and(|m| m.contains_key("composer_mode")) {
-        return Some("ide");
-    }
-    None
-}
-
-/// `YYYY.MM.DD-<hex>`, the Cursor CLI's build string (cursor.md §3.1, §6.1).
-fn is_dated_build(v: &str) -> bool {
-    let Some((date, hash)) = v.split_once('-') else {
-        return false;
-    };
-    let parts: Vec<&str> = date.split('.').collect();
-    parts.len() == 3
-        && [4, 2, 2]
-            .iter()
-            .zip(&parts)
-            .all(|(n, p)| p.len() == *n && p.bytes().all(|b| b.is_ascii_digit()))
-        && !hash.is_empty()
-        && hash.bytes().all(|b| b.is_ascii_hexdigit())
-}
-
-/// `<digits>.<digits>[...]` with a first part shorter than a year: the IDE's
-/// app version such as `2.0.77`.
-fn is_semver_like(v: &str) -> bool {
-    let mut parts = v.split('.');
-    let first = parts.next().unwrap_or("");
-    let rest: Vec<&str> = parts.collect();
-    !first.is_empty()
-        && first.len() < 4
-        && first.bytes().all(|b| b.is_ascii_digit())
-        && !rest.is_empty()
-        && rest[0].bytes().next().is_some_and(|b| b.is_ascii_digit())
 }
 
 #[cfg(test)]
@@ -976,16 +926,5 @@ mod tests {
             variant_of("codex", &[("CLAUDE_CODE_REMOTE", "true")], &c),
             None
         );
-    }
-
-    #[test]
-    fn version_shapes() {
-        assert!(is_dated_build("2026.09.18-9a7762b"));
-        assert!(!is_dated_build("2.0.77"));
-        assert!(!is_dated_build("2026.9.18-9a77"));
-        assert!(is_semver_like("2.0.77"));
-        assert!(is_semver_like("3.2"));
-        assert!(!is_semver_like("2026.09.18-9a7762b"));
-        assert!(!is_semver_like("v2"));
     }
 }

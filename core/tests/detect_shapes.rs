@@ -105,6 +105,23 @@ fn every_fixture_payload_is_detected_as_its_provider() {
                 continue;
             };
             count.checked += 1;
+            // Detection names the same variant as decoding (one rule per
+            // agent: dialect::cursor::variant for Cursor), from the payload
+            // alone (no environment, no --variant).
+            if case.get("variant").is_none() && case.get("env").is_none() {
+                let want = case["expect"]["event"]
+                    .get("variant")
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                let none = |_: &str| None;
+                if let Ok((p, _, v)) = detect(None, &none, &[], &bytes) {
+                    if p == provider && v.as_deref().unwrap_or("") != want {
+                        count.collisions.push(format!(
+                            "{name}: detect says variant {v:?}, decoding {want:?}"
+                        ));
+                    }
+                }
+            }
             let got = detect_shape(&map);
             if got == Some(provider) {
                 count.ok += 1;

@@ -172,7 +172,13 @@ pub fn decode(map: Map<String, Value>, opts: &DecodeOptions) -> Result<Event, Er
     };
     ev.variant = match opts.variant.as_deref().filter(|v| !v.is_empty()) {
         Some(v) => v.to_string(),
-        None => infer_variant(&f)?,
+        None => {
+            // The fields the variant reads must have their types.
+            f.bool("is_background_agent")?;
+            f.str("cursor_version")?;
+            f.str("composer_mode")?;
+            variant(&f.map, None).unwrap_or_default().to_string()
+        }
     };
     if let Some(id) = f.id("subagent_id")? {
         ev.agent = Some(AgentInfo {
@@ -326,26 +332,48 @@ fn implied_tool(name: &str, input: Map<String, Value>) -> ToolCall {
     t
 }
 
-/// `ide` for semver-like `cursor_version`s (or a `composer_mode`), `cli`
-/// for dated builds (`YYYY.MM.DD-<hex>`), `cloud` for background agents.
-fn infer_variant(f: &Fields) -> Result<String, Error> {
-    if f.bool("is_background_agent")? == Some(true) {
-        return Ok("cloud".into());
+/// The variant the payload shows (the one rule: decoding uses it, and so
+/// does detection, `detect::detect`, which adds `CURSOR_VERSION` from the
+/// environment as `env_version`), cursor.md §6.1:
+///
+/// 1. `is_background_agent: true` → `cloud`;
+/// 2. a `cursor_version` (else `env_version`) that is a dated build
+///    (`YYYY.MM.DD`, alone or followed by `-<build>`, e.g.
+///    `2026.09.18-9a7762b`) → `cli`;
+/// 3. one that is an app version (`major.minor[.patch][-pre]`, numeric,
+///    major below 1000 so that no date reads as one, e.g. `2.0.77`) → `ide`;
+/// 4. a non-empty string `composer_mode` (IDE only) → `ide`;
+/// 5. otherwise none. Fields of another type are ignored here (decoding
+///    reports them as `wrong_type` before asking).
+///
+/// `fixtures/cursor/sessionstart-variant-*.json` pin the cases where the
+/// two copies this replaced disagreed.
+pub(crate) fn variant(
+    payload: &Map<String, Value>,
+    env_version: Option<&str>,
+) -> Option<&'static str> {
+    if payload.get("is_background_agent") == Some(&Value::Bool(true)) {
+        return Some("cloud");
     }
-    if let Some(v) = f.str("cursor_version")? {
-        if is_dated_build(&v) {
-            return Ok("cli".into());
+    let version = match payload.get("cursor_version") {
+        Some(Value::String(v)) if !v.is_empty() => Some(v.as_str()),
+        _ => env_version.filter(|v| !v.is_empty()),
+    };
+    if let Some(v) = version {
+        if is_dated_build(v) {
+            return Some("cli");
         }
-        if semver(&v).is_some() {
-            return Ok("ide".into());
+        if semver(v).is_some_and(|(major, _, _)| major < 1000) {
+            return Some("ide");
         }
     }
-    if f.str("composer_mode")?.is_some() {
-        return Ok("ide".into());
+    match payload.get("composer_mode") {
+        Some(Value::String(m)) if !m.is_empty() => Some("ide"),
+        _ => None,
     }
-    Ok(String::new())
 }
 
+/// `YYYY.MM.DD`, alone or followed by `-<build>` (cursor.md §6.1).
 fn is_dated_build(v: &str) -> bool {
     let b = v.as_bytes();
     b.len() >= 10
@@ -354,6 +382,7 @@ fn is_dated_build(v: &str) -> bool {
         && b[5..7].iter().all(u8::is_ascii_digit)
         && b[7] == b'.'
         && b[8..10].iter().all(u8::is_ascii_digit)
+        && (b.len() == 10 || b[10] == b'-')
 }
 
 /// `major.minor[.patch]` of an IDE version (`2.0.77`), `None` for CLI builds.
@@ -775,6 +804,44 @@ mod tests {
         ))
         .unwrap());
         assert_eq!(e.tool.unwrap().command(), "ls");
+    }
+
+    #[test]
+    fn one_variant_rule() {
+        let v = |payload: serde_json::Value, env: Option<&str>| match payload {
+            Value::Object(m) => variant(&m, env),
+            _ => None,
+        };
+        assert_eq!(
+            v(json!({"cursor_version": "2026.09.18-9a7762b"}), None),
+            Some("cli")
+        );
+        assert_eq!(
+            v(json!({"cursor_version": "2026.09.18"}), None),
+            Some("cli")
+        );
+        assert_eq!(v(json!({"cursor_version": "2.0.77"}), None), Some("ide"));
+        assert_eq!(v(json!({"cursor_version": "3.2"}), None), Some("ide"));
+        assert_eq!(v(json!({"cursor_version": "2026.1"}), None), None);
+        assert_eq!(v(json!({"cursor_version": "2026.9.18-9a77"}), None), None);
+        assert_eq!(v(json!({"cursor_version": "v2"}), None), None);
+        assert_eq!(v(json!({"composer_mode": "agent"}), None), Some("ide"));
+        assert_eq!(v(json!({"composer_mode": null}), None), None);
+        assert_eq!(
+            v(
+                json!({"is_background_agent": true, "cursor_version": "2.0.77"}),
+                None
+            ),
+            Some("cloud")
+        );
+        assert_eq!(v(json!({}), Some("2026.09.18-9a7762b")), Some("cli"));
+        assert_eq!(
+            v(
+                json!({"cursor_version": "2.0.77"}),
+                Some("2026.09.18-9a7762b")
+            ),
+            Some("ide")
+        );
     }
 
     #[test]

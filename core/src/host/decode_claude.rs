@@ -68,7 +68,6 @@ const NO_CONTINUE: &[&str] = &[
     "TaskCreated",
 ];
 
-
 /// Events that honour a top-level `decision: "block"`.
 const TOP_BLOCK: &[&str] = &[
     "PostToolUse",
