@@ -4,10 +4,8 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
 
-use agenthooks::host::{self, Dialect, HostOptions, RegistryBuilder};
-use agenthooks::{DecodeOptions, Event, Provider};
+use agenthooks::host;
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
@@ -63,129 +61,52 @@ pub fn main(cmd: HostCmd) -> ExitCode {
     }
 }
 
-fn fail(code: &str, message: String, extra: Value) -> ExitCode {
-    eprintln!("agenthooks host: {code}: {message}");
-    let mut err = json!({"code": code, "message": message});
-    if let (Some(e), Value::Object(x)) = (err.as_object_mut(), extra) {
-        e.extend(x);
+/// The options as the core's JSON request (`host::json`): the CLI and
+/// every binding make the same call.
+fn request(a: &RunArgs) -> Value {
+    let path = |p: &PathBuf| Value::String(p.to_string_lossy().into_owned());
+    let mut req = json!({
+        "dialect": a.dialect,
+        "configs": a.config.iter().map(|p| json!({ "path": path(p) })).collect::<Vec<_>>(),
+        "plugins": a.plugin.iter().map(|p| json!({ "root": path(p) })).collect::<Vec<_>>(),
+        "event_path": path(&a.event_json),
+        "output_cap": a.output_cap,
+        "sequential": a.sequential,
+        "strict": a.strict,
+    });
+    if let Some(obj) = req.as_object_mut() {
+        let optional = [
+            (
+                "event_provider",
+                a.event_provider.clone().map(Value::String),
+            ),
+            ("cwd", a.cwd.as_ref().map(path)),
+            ("project_dir", a.project_dir.as_ref().map(path)),
+            ("default_timeout_s", a.default_timeout.map(|s| json!(s))),
+        ];
+        for (k, v) in optional {
+            if let Some(v) = v {
+                obj.insert(k.to_string(), v);
+            }
+        }
     }
-    println!("{}", json!({ "error": err }));
-    ExitCode::from(1)
+    req
 }
 
 fn run(a: &RunArgs) -> ExitCode {
-    let dialect = match Dialect::parse(&a.dialect) {
-        Ok(d) => d,
-        Err(e) => return fail(e.code().as_str(), e.to_string(), Value::Null),
-    };
-    let mut b = RegistryBuilder::new(dialect);
-    b.strict(a.strict);
-    for path in &a.config {
-        match std::fs::read_to_string(path) {
-            Ok(text) => b.add_text(&path.to_string_lossy(), &text),
-            Err(e) => return fail("io", format!("{}: {e}", path.display()), Value::Null),
-        };
-    }
-    for root in &a.plugin {
-        let file = root.join("hooks").join("hooks.json");
-        let doc = std::fs::read_to_string(&file)
-            .map_err(|e| format!("{}: {e}", file.display()))
-            .and_then(|t| {
-                serde_json::from_str::<Value>(&t).map_err(|e| format!("{}: {e}", file.display()))
-            });
-        match doc {
-            Ok(doc) => b.add_plugin(&file.to_string_lossy(), root.clone(), None, &doc),
-            Err(m) => return fail("io", m, Value::Null),
-        };
-    }
-    let registry = match b.build() {
-        Ok(r) => r,
-        Err(e) => {
-            let diags = serde_json::to_value(&e.diagnostics).unwrap_or_default();
-            return fail(
-                "config_rejected",
-                e.to_string(),
-                json!({ "diagnostics": diags }),
+    match host::json::run_request(&request(a).to_string()) {
+        Ok(report) => {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&report).unwrap_or_default()
             );
+            ExitCode::SUCCESS
         }
-    };
-    let event = match read_event(a, dialect) {
-        Ok(ev) => ev,
-        Err((code, m)) => return fail(&code, m, Value::Null),
-    };
-    let opts = HostOptions {
-        cwd: a.cwd.clone(),
-        project_dir: a.project_dir.clone(),
-        output_cap: a.output_cap,
-        default_timeout: a
-            .default_timeout
-            .and_then(|s| Duration::try_from_secs_f64(s).ok()),
-        parallel: !a.sequential,
-        ..HostOptions::default()
-    };
-    let report = match host::run_event(&registry, &event, &opts) {
-        Ok(r) => r,
-        Err(e) => return fail(e.code(), e.to_string(), Value::Null),
-    };
-    let hooks: Vec<Value> = report
-        .hooks
-        .iter()
-        .map(|h| {
-            json!({
-                "hook": h.id.to_string(),
-                "command": h.command,
-                "exit_code": h.run.exit_code,
-                "timed_out": h.run.timed_out,
-                "output": h.output,
-            })
-        })
-        .collect();
-    let out = json!({
-        "dialect": report.dialect,
-        "event": report.event,
-        "subjects": report.subjects,
-        "outcome": report.outcome,
-        "hooks": hooks,
-        "audit": report.audit,
-        "warnings": registry.warnings().iter().chain(&report.diagnostics).collect::<Vec<_>>(),
-    });
-    println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
-    ExitCode::SUCCESS
-}
-
-/// A hook payload (has `hook_event_name`, decoded as --event-provider) or a
-/// canonical event (has `kind` and `native_name`; its `raw` is kept).
-fn read_event(a: &RunArgs, dialect: Dialect) -> Result<Event, (String, String)> {
-    let err = |e: agenthooks::Error| (e.code().as_str().to_string(), e.to_string());
-    let bytes = std::fs::read(&a.event_json)
-        .map_err(|e| ("io".to_string(), format!("{}: {e}", a.event_json.display())))?;
-    let value: Value = serde_json::from_slice(&bytes).map_err(|e| {
-        (
-            "invalid_json".to_string(),
-            format!("{}: {e}", a.event_json.display()),
-        )
-    })?;
-    let canonical = value.get("hook_event_name").is_none()
-        && value.get("kind").is_some()
-        && value.get("native_name").is_some();
-    if canonical {
-        let mut ev: Event = serde_json::from_value(value.clone()).map_err(|e| {
-            (
-                "invalid_json".to_string(),
-                format!("not a canonical event: {e}"),
-            )
-        })?;
-        ev.raw = match value.get("raw") {
-            Some(raw @ Value::Object(_)) => {
-                serde_json::to_vec(raw).unwrap_or_else(|_| b"{}".to_vec())
-            }
-            _ => b"{}".to_vec(),
-        };
-        return Ok(ev);
+        Err(err) => {
+            let field = |k: &str| err.get(k).and_then(Value::as_str).unwrap_or_default();
+            eprintln!("agenthooks host: {}: {}", field("code"), field("message"));
+            println!("{}", json!({ "error": err }));
+            ExitCode::from(1)
+        }
     }
-    let provider = match &a.event_provider {
-        Some(p) => Provider::parse(p).map_err(err)?,
-        None => dialect.provider(),
-    };
-    agenthooks::decode(provider, &bytes, &DecodeOptions::default()).map_err(err)
 }

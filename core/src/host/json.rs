@@ -7,12 +7,16 @@
 //! {"dialect": "claude-code" | "codex",
 //!  "configs": [{"source": "<label or path>", "text": "<settings.json / hooks.json text>"}
 //!              | {"path": "<file to read>"}],
-//!  "plugins": [{"root": "<plugin root>", "hooks": {...hooks.json document...}}],
-//!  "event": {...hook payload, or canonical event...},
+//!  "plugins": [{"root": "<plugin root>", "hooks"?: {...hooks.json document...}}],
+//!  "event": {...hook payload, or canonical event...} | "event_path": "<file holding it>",
 //!  "event_provider": "<who sent the payload; default: the dialect>",
 //!  "cwd": "...", "project_dir": "...", "default_timeout_s": 600,
 //!  "output_cap": 10485760, "sequential": false, "strict": false}
 //! ```
+//! A plugin without `hooks` is read from `<root>/hooks/hooks.json`; an
+//! `event_path` payload is decoded from the file's exact bytes. `agenthooks
+//! host run` is this call ([`run_request`]) with its options as the request.
+//!
 //! Response: `{"dialect", "event", "subjects", "outcome", "hooks", "audit",
 //! "warnings"}` or `{"error": {"code", "message", "diagnostics"?}}` — never a
 //! panic, never a Rust error. `warnings` holds every diagnostic: entries
@@ -38,7 +42,10 @@ struct Request {
     configs: Vec<ConfigSource>,
     #[serde(default)]
     plugins: Vec<PluginSource>,
-    event: Value,
+    #[serde(default)]
+    event: Option<Value>,
+    #[serde(default)]
+    event_path: Option<PathBuf>,
     #[serde(default)]
     event_provider: Option<String>,
     #[serde(default)]
@@ -70,26 +77,47 @@ struct ConfigSource {
 #[serde(deny_unknown_fields)]
 struct PluginSource {
     root: PathBuf,
-    hooks: Value,
+    #[serde(default)]
+    hooks: Option<Value>,
 }
 
-fn error(code: &str, message: impl Into<String>, extra: Option<Value>) -> String {
+/// The error object of a response: `{"code", "message", ...extra}`.
+fn error_value(code: &str, message: impl Into<String>, extra: Option<Value>) -> Value {
     let mut e = json!({"code": code, "message": message.into()});
     if let (Some(obj), Some(Value::Object(x))) = (e.as_object_mut(), extra) {
         obj.extend(x);
     }
-    json!({ "error": e }).to_string()
+    e
+}
+
+fn error(code: &str, message: impl Into<String>, extra: Option<Value>) -> String {
+    json!({ "error": error_value(code, message, extra) }).to_string()
 }
 
 /// Runs the hooks of a configuration for one event (see the module docs).
 pub fn run_json(request: &str) -> String {
+    match run_request(request) {
+        Ok(report) => report.to_string(),
+        Err(e) => json!({ "error": e }).to_string(),
+    }
+}
+
+/// [`run_json`] as values: the report, or the error object (`{"code",
+/// "message", "diagnostics"?}`).
+pub fn run_request(request: &str) -> Result<Value, Value> {
     let req: Request = match serde_json::from_str(request) {
         Ok(r) => r,
-        Err(e) => return error("invalid_argument", format!("host request: {e}"), None),
+        Err(e) => {
+            return Err(error_value(
+                "invalid_argument",
+                format!("host request: {e}"),
+                None,
+            ));
+        }
     };
     let dialect = match Dialect::parse(&req.dialect) {
         Ok(d) => d,
-        Err(e) => return error(e.code().as_str(), e.to_string(), None),
+        Err(e) => return Err(error_value(e.code().as_str(), e.to_string(), None)),
     };
     let mut b = RegistryBuilder::new(dialect);
     b.strict(req.strict);
@@ -106,36 +134,50 @@ pub fn run_json(request: &str) -> String {
                         .unwrap_or_else(|| p.to_string_lossy().into_owned()),
                     t,
                 ),
-                Err(e) => return error("io", format!("{}: {e}", p.display()), None),
+                Err(e) => return Err(error_value("io", format!("{}: {e}", p.display()), None)),
             },
             _ => {
-                return error(
+                return Err(error_value(
                     "invalid_argument",
                     format!("configs[{i}] needs exactly one of text / path"),
                     None,
-                );
+                ));
             }
         };
         b.add_text(&label, &text);
     }
     for p in &req.plugins {
         let file = p.root.join("hooks").join("hooks.json");
-        b.add_plugin(&file.to_string_lossy(), p.root.clone(), None, &p.hooks);
+        let read;
+        let doc = match &p.hooks {
+            Some(doc) => doc,
+            None => {
+                read = std::fs::read_to_string(&file)
+                    .map_err(|e| format!("{}: {e}", file.display()))
+                    .and_then(|t| {
+                        serde_json::from_str::<Value>(&t)
+                            .map_err(|e| format!("{}: {e}", file.display()))
+                    })
+                    .map_err(|m| error_value("io", m, None))?;
+                &read
+            }
+        };
+        b.add_plugin(&file.to_string_lossy(), p.root.clone(), None, doc);
     }
     let registry = match b.build() {
         Ok(r) => r,
         Err(e) => {
             let diags = serde_json::to_value(&e.diagnostics).unwrap_or_default();
-            return error(
+            return Err(error_value(
                 "config_rejected",
                 e.to_string(),
                 Some(json!({ "diagnostics": diags })),
-            );
+            ));
         }
     };
     let event = match event_of(&req, dialect) {
         Ok(ev) => ev,
-        Err((code, m)) => return error(&code, m, None),
+        Err((code, m)) => return Err(error_value(&code, m, None)),
     };
     let opts = HostOptions {
         cwd: req.cwd.clone(),
@@ -149,7 +191,7 @@ pub fn run_json(request: &str) -> String {
     };
     let report = match run_event(&registry, &event, &opts) {
         Ok(r) => r,
-        Err(e) => return error(e.code(), e.to_string(), None),
+        Err(e) => return Err(error_value(e.code(), e.to_string(), None)),
     };
     let hooks: Vec<Value> = report
         .hooks
@@ -164,7 +206,7 @@ pub fn run_json(request: &str) -> String {
             })
         })
         .collect();
-    json!({
+    Ok(json!({
         "dialect": report.dialect,
         "event": report.event,
         "subjects": report.subjects,
@@ -172,38 +214,57 @@ pub fn run_json(request: &str) -> String {
         "hooks": hooks,
         "audit": report.audit,
         "warnings": registry.warnings().iter().chain(&report.diagnostics).collect::<Vec<_>>(),
-    })
-    .to_string()
+    }))
 }
 
 /// A hook payload (decoded as `event_provider`) or a canonical event
-/// (has `kind` and `native_name`; its `raw` is kept).
+/// (has `kind` and `native_name`; its `raw` is kept), given inline or as a
+/// file (`event_path`, whose exact bytes are decoded).
 fn event_of(req: &Request, dialect: Dialect) -> Result<Event, (String, String)> {
     let err = |e: crate::Error| (e.code().as_str().to_string(), e.to_string());
-    let v = &req.event;
-    let canonical = v.get("hook_event_name").is_none()
-        && v.get("kind").is_some()
-        && v.get("native_name").is_some();
+    let (value, bytes) = match (&req.event, &req.event_path) {
+        (Some(v), None) => (v.clone(), serde_json::to_vec(v).unwrap_or_default()),
+        (None, Some(path)) => {
+            let bytes = std::fs::read(path)
+                .map_err(|e| ("io".to_string(), format!("{}: {e}", path.display())))?;
+            let value: Value = serde_json::from_slice(&bytes).map_err(|e| {
+                (
+                    "invalid_json".to_string(),
+                    format!("{}: {e}", path.display()),
+                )
+            })?;
+            (value, bytes)
+        }
+        _ => {
+            return Err((
+                "invalid_argument".to_string(),
+                "host request: exactly one of event / event_path".to_string(),
+            ));
+        }
+    };
+    let canonical = value.get("hook_event_name").is_none()
+        && value.get("kind").is_some()
+        && value.get("native_name").is_some();
     if canonical {
-        let mut ev: Event = serde_json::from_value(v.clone()).map_err(|e| {
-            (
-                "invalid_json".to_string(),
-                format!("not a canonical event: {e}"),
-            )
-        })?;
-        ev.raw = match v.get("raw") {
+        let raw = match value.get("raw") {
             Some(raw @ Value::Object(_)) => {
                 serde_json::to_vec(raw).unwrap_or_else(|_| b"{}".to_vec())
             }
             _ => b"{}".to_vec(),
         };
+        let mut ev: Event = serde_json::from_value(value).map_err(|e| {
+            (
+                "invalid_json".to_string(),
+                format!("not a canonical event: {e}"),
+            )
+        })?;
+        ev.raw = raw;
         return Ok(ev);
     }
     let provider = match &req.event_provider {
         Some(p) => Provider::parse(p).map_err(err)?,
         None => dialect.provider(),
     };
-    let bytes = serde_json::to_vec(v).unwrap_or_default();
     decode(provider, &bytes, &DecodeOptions::default()).map_err(err)
 }
 
