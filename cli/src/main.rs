@@ -1,16 +1,13 @@
 //! The `agenthooks` command: argument parsing only; the core does the work.
 
+mod exec;
 mod host;
 
-use std::io::Write;
-use std::process::ExitCode;
-use std::sync::Arc;
-use std::time::Duration;
-
-use agenthooks::host::runner::{self, RunRequest};
 use agenthooks::runtime::read_limited;
 use agenthooks::{Decision, DecodeOptions, Error, Event, Policy, Provider, Response};
 use clap::{Args, Parser, Subcommand};
+use std::io::Write;
+use std::process::ExitCode;
 
 mod install;
 
@@ -60,23 +57,9 @@ enum Cmd {
         json: bool,
     },
     /// Universal adapter: runs CMD with the canonical event JSON on stdin and
-    /// reads a decision JSON from its stdout.
-    Exec {
-        #[command(flatten)]
-        common: Common,
-        /// Policy JSON (partial).
-        #[arg(long)]
-        policy: Option<String>,
-        /// Seconds the agent gives the hook (CMD gets 90% of it).
-        #[arg(long)]
-        timeout: Option<f64>,
-        /// Fail posture override: open or closed.
-        #[arg(long)]
-        fail: Option<String>,
-        /// The command and its arguments.
-        #[arg(last = true, required = true)]
-        command: Vec<String>,
-    },
+    /// reads a decision JSON from its stdout (the run entry's rules: dedupe,
+    /// --match, the stop-loop guard).
+    Exec(exec::ExecArgs),
     /// Host side: run the hooks of a Claude Code or Codex configuration.
     #[command(subcommand)]
     Host(host::HostCmd),
@@ -118,19 +101,7 @@ fn main() -> ExitCode {
             policy,
             json,
         } => respond_cmd(&common, &decision, policy.as_deref(), json),
-        Cmd::Exec {
-            common,
-            policy,
-            timeout,
-            fail,
-            command,
-        } => exec_cmd(
-            &common,
-            policy.as_deref(),
-            timeout,
-            fail.as_deref(),
-            &command,
-        ),
+        Cmd::Exec(a) => exec::exec_cmd(&a),
         Cmd::Host(h) => host::main(h),
         Cmd::Quirks { provider, json } => quirks_cmd(provider.as_deref(), json),
         Cmd::Capabilities { provider, event } => {
@@ -222,121 +193,6 @@ fn respond_cmd(c: &Common, decision: &str, policy: Option<&str>, as_json: bool) 
         .and_then(|d| agenthooks::respond(&ev, &d, &policy))
         .unwrap_or_else(|e| agenthooks::fail_response(provider, Some(&ev), &e, &policy));
     emit(&resp, as_json)
-}
-
-fn exec_cmd(
-    c: &Common,
-    policy: Option<&str>,
-    timeout: Option<f64>,
-    fail: Option<&str>,
-    command: &[String],
-) -> ExitCode {
-    let provider = match Provider::parse(&c.provider) {
-        Ok(p) => p,
-        Err(e) => return fatal(&e),
-    };
-    let mut policy = match policy.map(Policy::from_json).transpose() {
-        Ok(p) => p.unwrap_or_default(),
-        Err(e) => return fatal(&e),
-    };
-    match fail {
-        None => {}
-        Some("open") => policy.fail = agenthooks::Fail::Open,
-        Some("closed") => policy.fail = agenthooks::Fail::Closed,
-        Some(other) => {
-            return fatal(&Error::InvalidArgument {
-                message: format!("--fail: `{other}` (expected open or closed)"),
-            });
-        }
-    }
-    // No StdoutGuard here: nothing in this process prints stray text (the
-    // command's stdout is a pipe of its own), and the guard's saved copy of
-    // fd 1 would be inherited by the command, letting a descendant hold the
-    // agent's stdout open after the answer.
-    let ev = match read_event(c, provider, &policy) {
-        Ok(ev) => Arc::new(ev),
-        Err(b) => return emit_answer(&b.1),
-    };
-    let deadline = Duration::from_millis(policy.deadline_ms(timeout));
-    let resp = run_child(command, &ev, deadline)
-        .and_then(|d| agenthooks::respond(&ev, &d, &policy))
-        .unwrap_or_else(|e| agenthooks::fail_response(provider, Some(&ev), &e, &policy));
-    emit_answer(&resp)
-}
-
-/// Writes the agent's answer; a failed write of stdout is exit code 1.
-fn emit_answer(resp: &Response) -> ExitCode {
-    let _ = std::io::stderr().write_all(resp.stderr.as_bytes());
-    let mut out = std::io::stdout().lock();
-    if out
-        .write_all(resp.stdout.as_bytes())
-        .and_then(|()| out.flush())
-        .is_err()
-    {
-        return ExitCode::from(1);
-    }
-    ExitCode::from(resp.exit_code.clamp(0, 255) as u8)
-}
-
-/// Runs the author's command with the canonical event on stdin through the
-/// core's child runner; its stdout is a decision JSON (empty = no decision).
-/// Non-zero exit, bad or oversized output and the deadline are handler
-/// errors for the fail policy. The answer comes by the deadline whatever
-/// the command's descendants keep open: shortly after the command itself
-/// exits its process group is killed if it still holds the pipes, and at
-/// the deadline in any case. The command's stderr is captured and passed on.
-fn run_child(command: &[String], ev: &Event, deadline: Duration) -> Result<Decision, Error> {
-    let name = command.first().cloned().unwrap_or_default();
-    let mut req = RunRequest::new(command.to_vec());
-    req.stdin = ev.to_json().into_bytes();
-    req.timeout = deadline;
-    req.exit_grace = Some(runner::ExitGrace::ANSWER);
-    let run = runner::run(&req);
-    if !run.stderr.is_empty() {
-        let _ = std::io::stderr().write_all(run.stderr.as_bytes());
-    }
-    if let Some(e) = run.spawn_error {
-        return Err(Error::Io {
-            what: format!("starting `{name}`"),
-            source: std::io::Error::other(e),
-        });
-    }
-    if run.timed_out {
-        return Err(Error::HandlerTimeout {
-            ms: u64::try_from(deadline.as_millis()).unwrap_or(u64::MAX),
-        });
-    }
-    match run.exit_code {
-        Some(0) => {}
-        Some(c) => {
-            return Err(Error::Handler {
-                message: format!("`{name}` exited with code {c}"),
-            });
-        }
-        None => {
-            return Err(Error::Handler {
-                message: format!("`{name}` was killed by a signal"),
-            });
-        }
-    }
-    if run.stdout_truncated {
-        return Err(Error::TooLarge {
-            what: "command output",
-            limit: req.cap,
-        });
-    }
-    if run.stdout_lossy {
-        let offset = run.stdout.find('\u{FFFD}').unwrap_or(0);
-        return Err(Error::InvalidUtf8 {
-            what: "command output",
-            offset,
-        });
-    }
-    let text = run.stdout.trim();
-    if text.is_empty() {
-        return Ok(Decision::no_decision());
-    }
-    Decision::from_json(text)
 }
 
 fn capabilities_cmd(provider: Option<&str>, event: Option<&str>) -> ExitCode {
