@@ -58,15 +58,9 @@ pub fn exec_cmd(a: &ExecArgs) -> ExitCode {
         Ok(p) => p.unwrap_or_default(),
         Err(e) => return fatal(&e),
     };
-    let fail = match a.fail.as_deref() {
-        None => None,
-        Some("open") => Some(Fail::Open),
-        Some("closed") => Some(Fail::Closed),
-        Some(other) => {
-            return fatal(&Error::InvalidArgument {
-                message: format!("--fail: `{other}` (expected open or closed)"),
-            });
-        }
+    let fail = match a.fail.as_deref().map(Fail::parse).transpose() {
+        Ok(f) => f,
+        Err(e) => return fatal(&e),
     };
     let plan = Plan {
         args: RunArgs {

@@ -127,16 +127,7 @@ fn bytes(payload: &Either<String, Buffer>) -> &[u8] {
 }
 
 fn detection(s: Option<&str>) -> Result<Detection> {
-    Ok(match s {
-        None | Some("config") => Detection::Config,
-        Some("env") => Detection::Env,
-        Some("shape") => Detection::Shape,
-        Some(other) => {
-            return Err(throw(Error::InvalidArgument {
-                message: format!("detection `{other}` (expected config, env or shape)"),
-            }));
-        }
-    })
+    Detection::parse(s.unwrap_or("config")).map_err(throw)
 }
 
 // An event crosses to JS as an opaque external holding the core `Event`

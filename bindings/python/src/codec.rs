@@ -6,9 +6,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use agenthooks::merge::{self, Fold};
-use agenthooks::{
-    Canonical, Decision, DecodeOptions, Detection, Error, Kind, Policy, Provider, dialect,
-};
+use agenthooks::{Canonical, Decision, DecodeOptions, Detection, Kind, Policy, Provider, dialect};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyString};
@@ -63,17 +61,7 @@ pub fn decode<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let provider = provider_of(provider)?;
     let bytes = payload_bytes(payload)?;
-    let detection = match detection.unwrap_or("config") {
-        "config" => Detection::Config,
-        "env" => Detection::Env,
-        "shape" => Detection::Shape,
-        other => {
-            return Err(Error::InvalidArgument {
-                message: format!("detection `{other}` (expected config, env or shape)"),
-            })
-            .py();
-        }
-    };
+    let detection = Detection::parse(detection.unwrap_or("config")).py()?;
     let opts = DecodeOptions {
         variant,
         event,

@@ -29,24 +29,22 @@ impl PyPolicy {
         continuation_cap: u32,
         timeout_ms: Option<u64>,
     ) -> PyResult<Self> {
-        let bad = |what: &str, got: &str, expected: &str| Error::InvalidArgument {
-            message: format!("policy: {what} `{got}` (expected {expected})"),
+        // The core's wire names (one table), errors prefixed `policy: `.
+        fn named<T>(r: Result<T, Error>) -> PyResult<T> {
+            r.map_err(|e| match e {
+                Error::InvalidArgument { message } => Error::InvalidArgument {
+                    message: format!("policy: {message}"),
+                },
+                other => other,
+            })
+            .py()
+        }
+        let base = match named(Fail::parse(fail))? {
+            Fail::Open => Policy::fail_open(),
+            Fail::Closed => Policy::fail_closed(),
         };
-        let base = match fail {
-            "open" => Policy::fail_open(),
-            "closed" => Policy::fail_closed(),
-            other => return Err(bad("fail", other, "open or closed")).py(),
-        };
-        let unsupported = match unsupported {
-            "degrade" => Unsupported::Degrade,
-            "strict" => Unsupported::Strict,
-            other => return Err(bad("unsupported", other, "degrade or strict")).py(),
-        };
-        let ask_fallback = match ask_fallback {
-            "deny" => AskFallback::Deny,
-            "no_decision" => AskFallback::NoDecision,
-            other => return Err(bad("ask_fallback", other, "deny or no_decision")).py(),
-        };
+        let unsupported = named(Unsupported::parse(unsupported))?;
+        let ask_fallback = named(AskFallback::parse(ask_fallback))?;
         // The core's builders: fields it adds later keep their defaults.
         let mut inner = base
             .unsupported(unsupported)

@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::Detection;
 use crate::error::Error;
 
 /// What to answer when the hook itself fails (error, panic, timeout, bad input).
@@ -36,6 +37,47 @@ pub enum AskFallback {
     #[default]
     Deny,
 }
+
+/// Wire names of the policy's small enums (and [`Detection`]): one table
+/// in the core, used by argv parsing, the CLI and the bindings, which hold
+/// no copies of their own. A test keeps them equal to the serde names.
+macro_rules! wire_names {
+    ($ty:ident, $what:literal, [$($v:ident => $n:literal),+ $(,)?]) => {
+        impl $ty {
+            /// Every value, in declaration order.
+            pub const ALL: &'static [$ty] = &[$($ty::$v),+];
+
+            /// The wire name (as in policy JSON and argv).
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($ty::$v => $n),+
+                }
+            }
+
+            /// Parses a wire name; anything else is `invalid_argument`
+            /// naming the accepted values.
+            pub fn parse(s: &str) -> Result<$ty, Error> {
+                $ty::ALL.iter().copied().find(|v| v.as_str() == s).ok_or_else(|| {
+                    let names: Vec<&str> = $ty::ALL.iter().map(|v| v.as_str()).collect();
+                    let expected = match names.split_last() {
+                        Some((last, rest)) if !rest.is_empty() => {
+                            format!("{} or {last}", rest.join(", "))
+                        }
+                        _ => names.concat(),
+                    };
+                    Error::InvalidArgument {
+                        message: format!("{}: `{s}` (expected {expected})", $what),
+                    }
+                })
+            }
+        }
+    };
+}
+
+wire_names!(Fail, "fail", [Open => "open", Closed => "closed"]);
+wire_names!(Unsupported, "unsupported", [Degrade => "degrade", Strict => "strict"]);
+wire_names!(AskFallback, "ask_fallback", [NoDecision => "no_decision", Deny => "deny"]);
+wire_names!(Detection, "detection", [Config => "config", Env => "env", Shape => "shape"]);
 
 /// The policy a hook declares.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -132,5 +174,26 @@ mod tests {
         assert!(Policy::from_json(r#"{"fial":"closed"}"#).is_err());
         assert_eq!(Policy::default().deadline_ms(Some(10.0)), 9000);
         assert_eq!(Policy::default().deadline_ms(None), 55_000);
+    }
+
+    #[test]
+    fn wire_names_are_the_serde_names() {
+        fn check<T: Serialize + Copy>(all: &[T], name: impl Fn(T) -> &'static str) {
+            for v in all {
+                assert_eq!(serde_json::to_value(v).unwrap(), name(*v));
+            }
+        }
+        check(Fail::ALL, Fail::as_str);
+        check(Unsupported::ALL, Unsupported::as_str);
+        check(AskFallback::ALL, AskFallback::as_str);
+        check(Detection::ALL, Detection::as_str);
+        assert_eq!(Fail::parse("closed").unwrap(), Fail::Closed);
+        let e = Fail::parse("closd").unwrap_err().to_string();
+        assert!(e.contains("fail: `closd` (expected open or closed)"), "{e}");
+        let e = Detection::parse("x").unwrap_err().to_string();
+        assert!(
+            e.contains("detection: `x` (expected config, env or shape)"),
+            "{e}"
+        );
     }
 }
