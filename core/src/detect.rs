@@ -56,12 +56,13 @@
 //!
 //! # Variants
 //!
+//! Each agent's rule lives in its dialect file (`dialect::Agent::variant`):
 //! Claude Code `remote` when `CLAUDE_CODE_REMOTE=true` (claude-code.md
 //! §1.2); Cursor by the decoder's own rule (`dialect::cursor::variant`,
 //! cursor.md §6.1), with `CURSOR_VERSION` standing in for a payload without
-//! `cursor_version`; Copilot `cloud` when the cloud
-//! sandbox variables `COPILOT_AGENT_PROMPT` / `GITHUB_COPILOT_API_TOKEN` are
-//! set (copilot-cli.md §1.2). Otherwise no variant.
+//! `cursor_version`; Copilot `cloud` when the cloud sandbox variables
+//! `COPILOT_AGENT_PROMPT` / `GITHUB_COPILOT_API_TOKEN` are set
+//! (copilot-cli.md §1.2). Otherwise no variant.
 
 use serde_json::{Map, Value};
 
@@ -463,30 +464,15 @@ fn parse(payload: &[u8], argv: &[String]) -> Option<Map<String, Value>> {
     crate::dialect::parse_object(bytes, DEFAULT_MAX_BYTES).ok()
 }
 
-/// The variant, where the provider's doc says how to tell.
+/// The variant, where the provider's doc says how to tell: the agent's own
+/// rule (`dialect::Agent::variant`, in its dialect file).
 fn variant(
     p: Provider,
     env: &dyn Fn(&str) -> Option<String>,
     map: Option<&Map<String, Value>>,
 ) -> Option<String> {
-    let v = match p {
-        Provider::ClaudeCode => {
-            (env("CLAUDE_CODE_REMOTE").as_deref() == Some("true")).then_some("remote")
-        }
-        Provider::Cursor => {
-            let empty = Map::new();
-            let version = env("CURSOR_VERSION");
-            crate::dialect::cursor::variant(map.unwrap_or(&empty), version.as_deref())
-        }
-        Provider::Copilot => {
-            let cloud = ["COPILOT_AGENT_PROMPT", "GITHUB_COPILOT_API_TOKEN"]
-                .iter()
-                .any(|k| env(k).is_some_and(|v| !v.is_empty()));
-            cloud.then_some("cloud")
-        }
-        _ => None,
-    };
-    v.map(str::to_string)
+    let empty = Map::new();
+    (crate::dialect::agent(p).variant)(map.unwrap_or(&empty), env).map(str::to_string)
 }
 
 #[cfg(test)]

@@ -51,7 +51,7 @@ const CORE = {
   'runtime::prepare': 'inside start (the serve loops of other languages call it per frame)',
   'dialect::json (parse_value, normalize, peek_event_name)': 'inside decode and the fail answers: every payload is read through it',
   'runtime::effective_policy / state_dir / panic_message': 'internal to prepare; no JS use',
-  'model::tool_names / input_object / patch_paths / sorted_json': 'internal to the dialects (facets arrive in the event)',
+  'dialect::tool_names / input_object / patch_paths / sorted_json': 'internal to the dialects (facets arrive in the event)',
   'capability::plan': 'internal to respond',
   'Response / Note': 'plain objects returned by respond (typed in index.d.ts)',
   'dedupe (claim, suppressed_response)': 'applied inside prepare by main(); not wrapped for in-process use yet',

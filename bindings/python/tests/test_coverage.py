@@ -83,7 +83,7 @@ EXCLUDED: Dict[str, str] = {
     "patch_paths": "decode already applies it (ToolCall.paths)",
     "sorted_json": "an internal helper of ids and dedupe (ToolCall.stable_facet wraps its use)",
     "is_empty_value": "the canonical-JSON presence rule, applied inside Event.to_json()",
-    "tool_names": "classification tables, applied by decode (ToolCall.canonical, ToolCall.mcp)",
+    "json": "the payload JSON reader, applied inside decode (and by Event.raw_json)",
     "dedupe": "runtime-internal: applied by the core's prepare() once the runtime calls it",
     "state": "runtime-internal: the private per-user state root prepare() and install use",
     "failsafe": "rendered at build time into _fail_table.json, which _failsafe.py reads when _native cannot load",

@@ -483,3 +483,47 @@ fn reshape_output(ev: &Event, v: Value, notes: &mut Vec<Note>) -> Value {
         other => other,
     }
 }
+
+/// Tool names (`dialect::tool_names` has the sources and the rules).
+/// Claude Code's tool names; also the shared fallback (`tool_names`).
+pub(crate) fn tool_class(name: &str) -> Option<crate::model::Canonical> {
+    use crate::model::Canonical::{
+        Fetch, FileEdit, FileRead, FileWrite, Other, Search, Shell, Task as Subagent,
+    };
+    Some(match name {
+        // `BashOutput`/`KillShell` (background shells) are from older builds;
+        // not in the docs, kept from the first version of this table.
+        "Bash" | "PowerShell" | "BashOutput" | "KillShell" => Shell,
+        // `NotebookRead`: older builds, not in the docs.
+        "Read" | "NotebookRead" => FileRead,
+        "Write" => FileWrite,
+        "Edit" | "MultiEdit" | "NotebookEdit" => FileEdit,
+        "Glob" | "Grep" | "LS" => Search,
+        "WebFetch" | "WebSearch" => Fetch,
+        // `Task` is the name `Agent` had before.
+        "Agent" | "Task" => Subagent,
+        "AskUserQuestion" | "ExitPlanMode" | "TodoWrite" | "Skill" | "EndConversation"
+        | "TaskCreate" | "TaskUpdate" | "TaskGet" | "EnterWorktree" | "ExitWorktree" => Other,
+        _ => return None,
+    })
+}
+
+/// MCP tool names: `(server, tool)` (shapes in `dialect::tool_names`).
+pub(crate) fn mcp_name(name: &str) -> Option<(&str, &str)> {
+    use super::tool_names::double_underscore;
+    double_underscore(name)
+}
+
+/// Everything about this agent, for [`super::agent`].
+/// Variant: `remote` when `CLAUDE_CODE_REMOTE=true` (claude-code.md §1.2).
+pub(crate) static AGENT: super::Agent = super::Agent {
+    provider: Provider::ClaudeCode,
+    events: EVENTS,
+    capability,
+    tool_class,
+    mcp_name,
+    variant: |_, env| (env("CLAUDE_CODE_REMOTE").as_deref() == Some("true")).then_some("remote"),
+    decode,
+    encode,
+    undecodable: None,
+};

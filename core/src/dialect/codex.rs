@@ -340,3 +340,42 @@ pub fn encode(
     }
     Ok(finish(out))
 }
+
+/// Tool names (`dialect::tool_names` has the sources and the rules).
+/// Codex CLI: shell calls arrive as `Bash`; `Edit`, `Write` and `Agent` are
+/// matcher aliases of `apply_patch` and `spawn_agent`.
+pub(crate) fn tool_class(name: &str) -> Option<crate::model::Canonical> {
+    use crate::model::Canonical::{Fetch, FileEdit, FileWrite, Other, Shell, Task as Subagent};
+    Some(match name {
+        // `exec_command`: the model-side name of unified exec; `shell`: older
+        // builds (argv-array `command`); `write_stdin`: feeds/polls a session.
+        "Bash" | "exec_command" | "shell" | "write_stdin" => Shell,
+        "apply_patch" | "Edit" => FileEdit,
+        "Write" => FileWrite,
+        "spawn_agent" | "Agent" => Subagent,
+        // Hosted tools, never hooked; `web_search` is the hosted tool's type.
+        "WebSearch" | "web_search" => Fetch,
+        // `NetworkAccess`: a `PermissionRequest` tool name in older schemas.
+        "update_plan" | "NetworkAccess" => Other,
+        _ => return None,
+    })
+}
+
+/// MCP tool names: `(server, tool)` (shapes in `dialect::tool_names`).
+pub(crate) fn mcp_name(name: &str) -> Option<(&str, &str)> {
+    use super::tool_names::double_underscore;
+    double_underscore(name)
+}
+
+/// Everything about this agent, for [`super::agent`].
+pub(crate) static AGENT: super::Agent = super::Agent {
+    provider: Provider::Codex,
+    events: EVENTS,
+    capability,
+    tool_class,
+    mcp_name,
+    variant: super::no_variant,
+    decode,
+    encode,
+    undecodable: None,
+};

@@ -596,3 +596,51 @@ pub fn undecodable(fail: Fail, diag: &str) -> Response {
         }
     }
 }
+
+/// Tool names (`dialect::tool_names` has the sources and the rules).
+/// GitHub Copilot CLI: runtime names (camelCase dialect) and the Claude
+/// names of its PascalCase dialect.
+pub(crate) fn tool_class(name: &str) -> Option<crate::model::Canonical> {
+    use crate::model::Canonical::{
+        Fetch, FileEdit, FileRead, FileWrite, Other, Search, Shell, Task as Subagent,
+    };
+    Some(match name {
+        "bash" | "powershell" | "Bash" => Shell,
+        "view" | "Read" => FileRead,
+        "create" | "Write" => FileWrite,
+        "edit" | "str_replace_editor" | "apply_patch" | "Edit" => FileEdit,
+        "grep" | "rg" | "glob" | "Grep" | "Glob" => Search,
+        "web_fetch" | "web_search" | "WebFetch" | "WebSearch" => Fetch,
+        "task" | "Agent" | "Task" => Subagent,
+        // `report_intent`: an internal tool seen firing hooks on v1.0.37.
+        "ask_user" | "update_todo" | "report_intent" | "AskUserQuestion" | "TodoWrite" => Other,
+        _ => return None,
+    })
+}
+
+/// MCP tool names: `(server, tool)` (shapes in `dialect::tool_names`).
+pub(crate) fn mcp_name(name: &str) -> Option<(&str, &str)> {
+    use super::tool_names::{double_underscore, hyphen, split_nonempty};
+    double_underscore(name)
+        .or_else(|| split_nonempty(name, name.rfind('/')?))
+        .or_else(|| split_nonempty(name, hyphen(name)?))
+}
+
+/// Everything about this agent, for [`super::agent`].
+/// Variant: `cloud` when the cloud sandbox variables are set (copilot-cli.md §1.2).
+pub(crate) static AGENT: super::Agent = super::Agent {
+    provider: Provider::Copilot,
+    events: EVENTS,
+    capability,
+    tool_class,
+    mcp_name,
+    variant: |_, env| {
+        let cloud = ["COPILOT_AGENT_PROMPT", "GITHUB_COPILOT_API_TOKEN"]
+            .iter()
+            .any(|k| env(k).is_some_and(|v| !v.is_empty()));
+        cloud.then_some("cloud")
+    },
+    decode,
+    encode,
+    undecodable: Some(undecodable),
+};

@@ -739,6 +739,45 @@ pub fn resolve_payload<S: AsRef<str>>(stdin: Vec<u8>, argv: &[S]) -> Vec<u8> {
     }
 }
 
+/// Tool names (`dialect::tool_names` has the sources and the rules).
+/// Cursor (generic `preToolUse`/`postToolUse` names).
+pub(crate) fn tool_class(name: &str) -> Option<crate::model::Canonical> {
+    use crate::model::Canonical::{
+        Fetch, FileEdit, FileRead, FileWrite, Other, Search, Shell, Task as Subagent,
+    };
+    Some(match name {
+        "Shell" => Shell,
+        "Read" => FileRead,
+        "Write" => FileWrite,
+        "StrReplace" | "Delete" => FileEdit,
+        "Grep" | "Glob" => Search,
+        "WebFetch" => Fetch,
+        "Task" => Subagent,
+        "AskQuestion" => Other,
+        _ => return None,
+    })
+}
+
+/// MCP tool names: `(server, tool)` (shapes in `dialect::tool_names`).
+pub(crate) fn mcp_name(name: &str) -> Option<(&str, &str)> {
+    use super::tool_names::cursor_prefix;
+    cursor_prefix(name)
+}
+
+/// Everything about this agent, for [`super::agent`].
+/// Variant: [`variant`], with `CURSOR_VERSION` for a payload without `cursor_version`.
+pub(crate) static AGENT: super::Agent = super::Agent {
+    provider: Provider::Cursor,
+    events: EVENTS,
+    capability,
+    tool_class,
+    mcp_name,
+    variant: |payload, env| variant(payload, env("CURSOR_VERSION").as_deref()),
+    decode,
+    encode,
+    undecodable: Some(undecodable),
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

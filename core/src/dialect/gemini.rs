@@ -488,6 +488,51 @@ pub fn undecodable(fail: Fail, diag: &str) -> Response {
     r
 }
 
+/// Tool names (`dialect::tool_names` has the sources and the rules).
+/// Gemini CLI.
+pub(crate) fn tool_class(name: &str) -> Option<crate::model::Canonical> {
+    use crate::model::Canonical::{
+        Fetch, FileEdit, FileRead, FileWrite, Other, Search, Shell, Task as Subagent,
+    };
+    Some(match name {
+        "run_shell_command" => Shell,
+        "read_file" | "read_many_files" => FileRead,
+        "write_file" => FileWrite,
+        "replace" => FileEdit,
+        // `search_file_content`: older grep tool; `grep`, `ls`: names written
+        // by `gemini hooks migrate` (no current tool has them).
+        "glob" | "grep_search" | "search_file_content" | "list_directory" | "grep" | "ls" => Search,
+        "web_fetch" | "google_web_search" => Fetch,
+        "invoke_agent" => Subagent,
+        // The MCP resource tools are built-ins, not tools of an MCP server.
+        "write_todos" | "ask_user" | "activate_skill" | "enter_plan_mode" | "exit_plan_mode"
+        | "read_mcp_resource" | "list_mcp_resources" | "complete_task" | "update_topic"
+        | "get_internal_docs" => Other,
+        _ => return None,
+    })
+}
+
+/// MCP tool names: `(server, tool)` (shapes in `dialect::tool_names`).
+pub(crate) fn mcp_name(name: &str) -> Option<(&str, &str)> {
+    use super::tool_names::{double_underscore, qualified, single_underscore};
+    double_underscore(name)
+        .or_else(|| single_underscore(name))
+        .or_else(|| qualified(name))
+}
+
+/// Everything about this agent, for [`super::agent`].
+pub(crate) static AGENT: super::Agent = super::Agent {
+    provider: Provider::Gemini,
+    events: EVENTS,
+    capability,
+    tool_class,
+    mcp_name,
+    variant: super::no_variant,
+    decode,
+    encode,
+    undecodable: Some(undecodable),
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -391,3 +391,44 @@ pub fn undecodable(fail: Fail, diag: &str) -> Response {
         Fail::Closed => exit2_block(P, diag),
     }
 }
+
+/// Tool names (`dialect::tool_names` has the sources and the rules).
+/// Kimi Code (TypeScript) and the legacy Python Kimi CLI.
+pub(crate) fn tool_class(name: &str) -> Option<crate::model::Canonical> {
+    use crate::model::Canonical::{
+        Fetch, FileEdit, FileRead, FileWrite, Other, Search, Shell, Task as Subagent,
+    };
+    Some(match name {
+        // `Shell`, `WriteFile`, `StrReplaceFile`: legacy Python Kimi CLI.
+        "Bash" | "Shell" => Shell,
+        "Read" | "ReadMediaFile" => FileRead,
+        "Write" | "WriteFile" => FileWrite,
+        "Edit" | "StrReplaceFile" => FileEdit,
+        "Glob" | "Grep" => Search,
+        "FetchURL" | "WebSearch" => Fetch,
+        "Agent" | "AgentSwarm" => Subagent,
+        "AskUserQuestion" | "Skill" | "EnterPlanMode" | "ExitPlanMode" | "TaskList"
+        | "TaskOutput" | "TaskStop" | "CronCreate" | "CronList" | "CronDelete" | "CreateGoal"
+        | "GetGoal" | "UpdateGoal" | "SetGoalBudget" | "TodoList" | "WaitFor" => Other,
+        _ => return None,
+    })
+}
+
+/// MCP tool names: `(server, tool)` (shapes in `dialect::tool_names`).
+pub(crate) fn mcp_name(name: &str) -> Option<(&str, &str)> {
+    use super::tool_names::double_underscore;
+    double_underscore(name)
+}
+
+/// Everything about this agent, for [`super::agent`].
+pub(crate) static AGENT: super::Agent = super::Agent {
+    provider: Provider::KimiCode,
+    events: EVENTS,
+    capability,
+    tool_class,
+    mcp_name,
+    variant: super::no_variant,
+    decode,
+    encode,
+    undecodable: Some(undecodable),
+};

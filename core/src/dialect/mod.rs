@@ -1,5 +1,11 @@
-//! One module per agent: decode, encode, capabilities. This module holds
-//! the entry points that dispatch on the provider.
+//! One module per agent: everything the core knows about an agent is found
+//! from its file here (`dialect/<agent>.rs`), which defines the agent's
+//! [`Agent`] row: its native events, kinds and capability rows, codec,
+//! tool-name table and MCP naming, and how its variant is told. This module
+//! holds the entry points, which look the row up with [`agent`]; detection
+//! (`crate::detect`) and tool classification ([`tool_names`]) use the same
+//! rows. Quirks with their evidence are `crate::quirks` (one table, filtered
+//! by provider).
 
 pub mod claude;
 pub mod codex;
@@ -14,9 +20,58 @@ pub mod openclaw;
 pub mod opencode;
 pub mod tool_names;
 
+use serde_json::{Map, Value};
+
 use crate::capability::{self, Capability};
 use crate::error::Error;
-use crate::model::{Decision, Detection, Event, Fail, Kind, Note, Policy, Provider, Response};
+use crate::model::{
+    Canonical, Decision, Detection, Event, Fail, Kind, Note, Policy, Provider, Response,
+};
+
+/// Everything the core knows about one agent, defined in the agent's own
+/// file (`dialect/<agent>.rs`, its `AGENT`) and found with [`agent`].
+pub struct Agent {
+    /// Which agent.
+    pub provider: Provider,
+    /// The native events it documents, in documentation order.
+    pub events: &'static [&'static str],
+    /// The capability row of a native event (kind, decisions, fields).
+    pub capability: fn(&str) -> Capability,
+    /// Its own tool names: the canonical class of a built-in tool.
+    pub tool_class: fn(&str) -> Option<Canonical>,
+    /// Its MCP tool naming: `(server, tool)` from a tool name.
+    pub mcp_name: fn(&str) -> Option<(&str, &str)>,
+    /// The variant, from the payload object and the environment
+    /// (detection; decoding asks with an empty environment).
+    pub variant: fn(&Map<String, Value>, &dyn Fn(&str) -> Option<String>) -> Option<&'static str>,
+    pub(crate) decode: fn(Map<String, Value>, &DecodeOptions) -> Result<Event, Error>,
+    pub(crate) encode: fn(&Event, &Decision, &Policy, &mut Vec<Note>) -> Result<Response, Error>,
+    /// What it reads as "no opinion" / "block" without knowing the event
+    /// (`None`: exit 0 / exit 2 with stderr, [`common::exit2_block`]).
+    pub(crate) undecodable: Option<fn(Fail, &str) -> Response>,
+}
+
+/// The row of an agent.
+pub fn agent(provider: Provider) -> &'static Agent {
+    match provider {
+        Provider::ClaudeCode => &claude::AGENT,
+        Provider::Codex => &codex::AGENT,
+        Provider::Cursor => &cursor::AGENT,
+        Provider::Gemini => &gemini::AGENT,
+        Provider::KimiCode => &kimi::AGENT,
+        Provider::Copilot => &copilot::AGENT,
+        Provider::Opencode => &opencode::AGENT,
+        Provider::Openclaw => &openclaw::AGENT,
+    }
+}
+
+/// No variant to tell (the agents that have none).
+pub(crate) fn no_variant(
+    _: &Map<String, Value>,
+    _: &dyn Fn(&str) -> Option<String>,
+) -> Option<&'static str> {
+    None
+}
 
 pub use common::{DEFAULT_MAX_BYTES, parse_object};
 
@@ -71,16 +126,7 @@ pub fn decode_vec(
 
 fn decode_fields(provider: Provider, payload: &[u8], opts: &DecodeOptions) -> Result<Event, Error> {
     let map = parse_object(payload, opts.max_bytes)?;
-    let mut ev = match provider {
-        Provider::ClaudeCode => claude::decode(map, opts)?,
-        Provider::Codex => codex::decode(map, opts)?,
-        Provider::Cursor => cursor::decode(map, opts)?,
-        Provider::Gemini => gemini::decode(map, opts)?,
-        Provider::KimiCode => kimi::decode(map, opts)?,
-        Provider::Copilot => copilot::decode(map, opts)?,
-        Provider::Opencode => opencode::decode(map, opts)?,
-        Provider::Openclaw => openclaw::decode(map, opts)?,
-    };
+    let mut ev = (agent(provider).decode)(map, opts)?;
     ev.detection = Some(opts.detection);
     if let Some(v) = &opts.variant {
         if ev.variant.is_empty() {
@@ -92,46 +138,19 @@ fn decode_fields(provider: Provider, payload: &[u8], opts: &DecodeOptions) -> Re
 
 /// The capability row for a provider's native event.
 pub fn capability(provider: Provider, native: &str) -> Capability {
-    match provider {
-        Provider::ClaudeCode => claude::capability(native),
-        Provider::Codex => codex::capability(native),
-        Provider::Cursor => cursor::capability(native),
-        Provider::Gemini => gemini::capability(native),
-        Provider::KimiCode => kimi::capability(native),
-        Provider::Copilot => copilot::capability(native),
-        Provider::Opencode => opencode::capability(native),
-        Provider::Openclaw => openclaw::capability(native),
-    }
+    (agent(provider).capability)(native)
 }
 
 /// The native events a provider documents, in documentation order.
 pub fn native_events(provider: Provider) -> &'static [&'static str] {
-    match provider {
-        Provider::ClaudeCode => claude::EVENTS,
-        Provider::Codex => codex::EVENTS,
-        Provider::Cursor => cursor::EVENTS,
-        Provider::Gemini => gemini::EVENTS,
-        Provider::KimiCode => kimi::EVENTS,
-        Provider::Copilot => copilot::EVENTS,
-        Provider::Opencode => opencode::EVENTS,
-        Provider::Openclaw => openclaw::EVENTS,
-    }
+    agent(provider).events
 }
 
 /// Encodes a decision for the event's agent, degrading per policy.
 pub fn respond(event: &Event, decision: &Decision, policy: &Policy) -> Result<Response, Error> {
     let cap = capability(event.provider, &event.native_name);
     let (d, mut notes) = capability::plan(event, decision, policy, &cap)?;
-    let mut resp = match event.provider {
-        Provider::ClaudeCode => claude::encode(event, &d, policy, &mut notes)?,
-        Provider::Codex => codex::encode(event, &d, policy, &mut notes)?,
-        Provider::Cursor => cursor::encode(event, &d, policy, &mut notes)?,
-        Provider::Gemini => gemini::encode(event, &d, policy, &mut notes)?,
-        Provider::KimiCode => kimi::encode(event, &d, policy, &mut notes)?,
-        Provider::Copilot => copilot::encode(event, &d, policy, &mut notes)?,
-        Provider::Opencode => opencode::encode(event, &d, policy, &mut notes)?,
-        Provider::Openclaw => openclaw::encode(event, &d, policy, &mut notes)?,
-    };
+    let mut resp = (agent(event.provider).encode)(event, &d, policy, &mut notes)?;
     resp.notes = notes;
     Ok(resp)
 }
@@ -300,18 +319,45 @@ pub fn fail_response(
 /// unknown), per fail posture. Each dialect knows what its agent reads as
 /// "no opinion" and as "block" without knowing the event.
 fn undecodable(provider: Provider, fail: Fail, diag: &str) -> Response {
-    match provider {
-        Provider::Cursor => cursor::undecodable(fail, diag),
-        Provider::Gemini => gemini::undecodable(fail, diag),
-        Provider::KimiCode => kimi::undecodable(fail, diag),
-        Provider::Copilot => copilot::undecodable(fail, diag),
-        Provider::Opencode => opencode::undecodable(fail, diag),
-        Provider::Openclaw => openclaw::undecodable(fail, diag),
+    match agent(provider).undecodable {
+        Some(answer) => answer(fail, diag),
         // Claude Code and Codex: exit 2 with stderr blocks every gating
         // event; exit 0 with empty stdout is neutral everywhere.
-        _ => match fail {
+        None => match fail {
             Fail::Open => Response::empty(),
             Fail::Closed => common::exit2_block(provider, diag),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each agent's row is its own, and the entry points answer from it.
+    #[test]
+    fn every_agent_row_is_found_by_its_provider() {
+        for p in Provider::ALL {
+            let a = agent(p);
+            assert_eq!(a.provider, p);
+            assert!(!a.events.is_empty(), "{p:?}");
+            assert_eq!(native_events(p), a.events);
+            for n in a.events {
+                assert_eq!(capability(p, n), (a.capability)(n), "{p:?} {n}");
+            }
+        }
+        let none = |_: &str| None;
+        let cursor_cli: Map<String, Value> =
+            serde_json::from_str(r#"{"cursor_version":"2026.09.18-9a7762b"}"#).unwrap();
+        assert_eq!(
+            (agent(Provider::Cursor).variant)(&cursor_cli, &none),
+            Some("cli")
+        );
+        assert_eq!((agent(Provider::Codex).variant)(&cursor_cli, &none), None);
+        assert_eq!(
+            (agent(Provider::Cursor).mcp_name)("MCP:gh:issue"),
+            Some(("gh", "issue"))
+        );
+        assert_eq!((agent(Provider::Opencode).mcp_name)("gh_issue"), None);
     }
 }

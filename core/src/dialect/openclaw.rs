@@ -623,6 +623,45 @@ pub fn undecodable(fail: Fail, diag: &str) -> Response {
     }
 }
 
+/// Tool names (`dialect::tool_names` has the sources and the rules).
+/// OpenClaw (canonical OpenClaw tool ids).
+pub(crate) fn tool_class(name: &str) -> Option<crate::model::Canonical> {
+    use crate::model::Canonical::{
+        Fetch, FileEdit, FileRead, FileWrite, Other, Search, Shell, Task as Subagent,
+    };
+    Some(match name {
+        // `process`: manages background `exec` sessions.
+        "exec" | "process" => Shell,
+        "read" => FileRead,
+        "write" => FileWrite,
+        "edit" | "apply_patch" => FileEdit,
+        "ls" => Search,
+        "web_fetch" | "web_search" => Fetch,
+        "spawn_agent" => Subagent,
+        "message" | "session_status" | "sessions_yield" | "tool_call" | "tool_describe"
+        | "tool_search" => Other,
+        _ => return None,
+    })
+}
+
+/// MCP tool names: none (MCP tools arrive under their own ids).
+pub(crate) fn mcp_name(_: &str) -> Option<(&str, &str)> {
+    None
+}
+
+/// Everything about this agent, for [`super::agent`].
+pub(crate) static AGENT: super::Agent = super::Agent {
+    provider: Provider::Openclaw,
+    events: EVENTS,
+    capability,
+    tool_class,
+    mcp_name,
+    variant: super::no_variant,
+    decode,
+    encode,
+    undecodable: Some(undecodable),
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

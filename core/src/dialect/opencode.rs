@@ -888,6 +888,44 @@ pub fn undecodable(fail: Fail, diag: &str) -> Response {
     }
 }
 
+/// Tool names (`dialect::tool_names` has the sources and the rules).
+/// OpenCode (lower-case tool ids).
+pub(crate) fn tool_class(name: &str) -> Option<crate::model::Canonical> {
+    use crate::model::Canonical::{
+        Fetch, FileEdit, FileRead, FileWrite, Other, Search, Shell, Task as Subagent,
+    };
+    Some(match name {
+        "bash" => Shell,
+        "read" => FileRead,
+        "write" => FileWrite,
+        "edit" => FileEdit,
+        "glob" | "grep" | "list" => Search,
+        "webfetch" => Fetch,
+        "task" => Subagent,
+        // `invalid`: a call to an unavailable tool, rerouted.
+        "todowrite" | "invalid" | "question" | "skill" => Other,
+        _ => return None,
+    })
+}
+
+/// MCP tool names: none (MCP tools arrive under their own ids).
+pub(crate) fn mcp_name(_: &str) -> Option<(&str, &str)> {
+    None
+}
+
+/// Everything about this agent, for [`super::agent`].
+pub(crate) static AGENT: super::Agent = super::Agent {
+    provider: Provider::Opencode,
+    events: EVENTS,
+    capability,
+    tool_class,
+    mcp_name,
+    variant: super::no_variant,
+    decode,
+    encode,
+    undecodable: Some(undecodable),
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;

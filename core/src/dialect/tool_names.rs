@@ -3,10 +3,11 @@
 //!
 //! [`classify`] looks a name up in three steps:
 //!
-//! 1. the provider's own table (names are case-sensitive, so Claude `Read`,
+//! 1. the provider's own table, in its dialect file (`Agent::tool_class`; names are case-sensitive, so Claude `Read`,
 //!    OpenCode `read`, Gemini `read_file` and Copilot `view` each live in the
 //!    table of the agent that sends them);
-//! 2. the provider's MCP naming scheme (see [`parse_mcp_name`]);
+//! 2. the provider's MCP naming scheme (`Agent::mcp_name`, built from the
+//!    name shapes here; see [`parse_mcp_name`]);
 //! 3. a shared fallback: the Claude Code table, the reference dialect the
 //!    others copy or relay (Copilot's PascalCase mode and Claude-format
 //!    plugins, Cursor's Claude-compat hooks, Codex's matcher aliases).
@@ -38,9 +39,8 @@ use serde_json::Value;
 
 use crate::model::{Canonical, McpInfo, Provider, ToolCall, input_object};
 
-use Canonical::{
-    Fetch, FileEdit, FileRead, FileWrite, Mcp, Other, Search, Shell, Task as Subagent,
-};
+use super::agent;
+use Canonical::{Mcp, Other};
 
 // `ToolCall::new` lives here, beside the tables it classifies with, so the
 // data model does not depend back on the dialects.
@@ -77,162 +77,15 @@ pub fn classify(provider: Provider, name: &str) -> (Canonical, Option<McpInfo>) 
     if let Some(mcp) = parse_mcp_name(provider, name) {
         return (Mcp, Some(mcp));
     }
-    (claude_code(name).unwrap_or(Other), None)
+    (
+        (agent(Provider::ClaudeCode).tool_class)(name).unwrap_or(Other),
+        None,
+    )
 }
 
-/// The provider's own table.
+/// The provider's own table (in its dialect file).
 fn builtin(provider: Provider, name: &str) -> Option<Canonical> {
-    match provider {
-        Provider::ClaudeCode => claude_code(name),
-        Provider::Codex => codex(name),
-        Provider::Cursor => cursor(name),
-        Provider::Gemini => gemini(name),
-        Provider::KimiCode => kimi_code(name),
-        Provider::Copilot => copilot(name),
-        Provider::Opencode => opencode(name),
-        Provider::Openclaw => openclaw(name),
-    }
-}
-
-/// Claude Code; also the shared fallback.
-fn claude_code(name: &str) -> Option<Canonical> {
-    Some(match name {
-        // `BashOutput`/`KillShell` (background shells) are from older builds;
-        // not in the docs, kept from the first version of this table.
-        "Bash" | "PowerShell" | "BashOutput" | "KillShell" => Shell,
-        // `NotebookRead`: older builds, not in the docs.
-        "Read" | "NotebookRead" => FileRead,
-        "Write" => FileWrite,
-        "Edit" | "MultiEdit" | "NotebookEdit" => FileEdit,
-        "Glob" | "Grep" | "LS" => Search,
-        "WebFetch" | "WebSearch" => Fetch,
-        // `Task` is the name `Agent` had before.
-        "Agent" | "Task" => Subagent,
-        "AskUserQuestion" | "ExitPlanMode" | "TodoWrite" | "Skill" | "EndConversation"
-        | "TaskCreate" | "TaskUpdate" | "TaskGet" | "EnterWorktree" | "ExitWorktree" => Other,
-        _ => return None,
-    })
-}
-
-/// Codex CLI: shell calls arrive as `Bash`; `Edit`, `Write` and `Agent` are
-/// matcher aliases of `apply_patch` and `spawn_agent`.
-fn codex(name: &str) -> Option<Canonical> {
-    Some(match name {
-        // `exec_command`: the model-side name of unified exec; `shell`: older
-        // builds (argv-array `command`); `write_stdin`: feeds/polls a session.
-        "Bash" | "exec_command" | "shell" | "write_stdin" => Shell,
-        "apply_patch" | "Edit" => FileEdit,
-        "Write" => FileWrite,
-        "spawn_agent" | "Agent" => Subagent,
-        // Hosted tools, never hooked; `web_search` is the hosted tool's type.
-        "WebSearch" | "web_search" => Fetch,
-        // `NetworkAccess`: a `PermissionRequest` tool name in older schemas.
-        "update_plan" | "NetworkAccess" => Other,
-        _ => return None,
-    })
-}
-
-/// Cursor (generic `preToolUse`/`postToolUse` names).
-fn cursor(name: &str) -> Option<Canonical> {
-    Some(match name {
-        "Shell" => Shell,
-        "Read" => FileRead,
-        "Write" => FileWrite,
-        "StrReplace" | "Delete" => FileEdit,
-        "Grep" | "Glob" => Search,
-        "WebFetch" => Fetch,
-        "Task" => Subagent,
-        "AskQuestion" => Other,
-        _ => return None,
-    })
-}
-
-/// Gemini CLI.
-fn gemini(name: &str) -> Option<Canonical> {
-    Some(match name {
-        "run_shell_command" => Shell,
-        "read_file" | "read_many_files" => FileRead,
-        "write_file" => FileWrite,
-        "replace" => FileEdit,
-        // `search_file_content`: older grep tool; `grep`, `ls`: names written
-        // by `gemini hooks migrate` (no current tool has them).
-        "glob" | "grep_search" | "search_file_content" | "list_directory" | "grep" | "ls" => Search,
-        "web_fetch" | "google_web_search" => Fetch,
-        "invoke_agent" => Subagent,
-        // The MCP resource tools are built-ins, not tools of an MCP server.
-        "write_todos" | "ask_user" | "activate_skill" | "enter_plan_mode" | "exit_plan_mode"
-        | "read_mcp_resource" | "list_mcp_resources" | "complete_task" | "update_topic"
-        | "get_internal_docs" => Other,
-        _ => return None,
-    })
-}
-
-/// Kimi Code (TypeScript) and the legacy Python Kimi CLI.
-fn kimi_code(name: &str) -> Option<Canonical> {
-    Some(match name {
-        // `Shell`, `WriteFile`, `StrReplaceFile`: legacy Python Kimi CLI.
-        "Bash" | "Shell" => Shell,
-        "Read" | "ReadMediaFile" => FileRead,
-        "Write" | "WriteFile" => FileWrite,
-        "Edit" | "StrReplaceFile" => FileEdit,
-        "Glob" | "Grep" => Search,
-        "FetchURL" | "WebSearch" => Fetch,
-        "Agent" | "AgentSwarm" => Subagent,
-        "AskUserQuestion" | "Skill" | "EnterPlanMode" | "ExitPlanMode" | "TaskList"
-        | "TaskOutput" | "TaskStop" | "CronCreate" | "CronList" | "CronDelete" | "CreateGoal"
-        | "GetGoal" | "UpdateGoal" | "SetGoalBudget" | "TodoList" | "WaitFor" => Other,
-        _ => return None,
-    })
-}
-
-/// GitHub Copilot CLI: runtime names (camelCase dialect) and the Claude
-/// names of its PascalCase dialect.
-fn copilot(name: &str) -> Option<Canonical> {
-    Some(match name {
-        "bash" | "powershell" | "Bash" => Shell,
-        "view" | "Read" => FileRead,
-        "create" | "Write" => FileWrite,
-        "edit" | "str_replace_editor" | "apply_patch" | "Edit" => FileEdit,
-        "grep" | "rg" | "glob" | "Grep" | "Glob" => Search,
-        "web_fetch" | "web_search" | "WebFetch" | "WebSearch" => Fetch,
-        "task" | "Agent" | "Task" => Subagent,
-        // `report_intent`: an internal tool seen firing hooks on v1.0.37.
-        "ask_user" | "update_todo" | "report_intent" | "AskUserQuestion" | "TodoWrite" => Other,
-        _ => return None,
-    })
-}
-
-/// OpenCode (lower-case tool ids).
-fn opencode(name: &str) -> Option<Canonical> {
-    Some(match name {
-        "bash" => Shell,
-        "read" => FileRead,
-        "write" => FileWrite,
-        "edit" => FileEdit,
-        "glob" | "grep" | "list" => Search,
-        "webfetch" => Fetch,
-        "task" => Subagent,
-        // `invalid`: a call to an unavailable tool, rerouted.
-        "todowrite" | "invalid" | "question" | "skill" => Other,
-        _ => return None,
-    })
-}
-
-/// OpenClaw (canonical OpenClaw tool ids).
-fn openclaw(name: &str) -> Option<Canonical> {
-    Some(match name {
-        // `process`: manages background `exec` sessions.
-        "exec" | "process" => Shell,
-        "read" => FileRead,
-        "write" => FileWrite,
-        "edit" | "apply_patch" => FileEdit,
-        "ls" => Search,
-        "web_fetch" | "web_search" => Fetch,
-        "spawn_agent" => Subagent,
-        "message" | "session_status" | "sessions_yield" | "tool_call" | "tool_describe"
-        | "tool_search" => Other,
-        _ => return None,
-    })
+    (agent(provider).tool_class)(name)
 }
 
 /// Decodes an MCP tool name with the scheme(s) of `provider`, or `None` if
@@ -259,17 +112,7 @@ pub fn parse_mcp_name(provider: Provider, name: &str) -> Option<McpInfo> {
     if builtin(provider, name).is_some() {
         return None;
     }
-    let (server, tool) = match provider {
-        Provider::ClaudeCode | Provider::Codex | Provider::KimiCode => double_underscore(name)?,
-        Provider::Gemini => double_underscore(name)
-            .or_else(|| single_underscore(name))
-            .or_else(|| qualified(name))?,
-        Provider::Cursor => cursor_prefix(name)?,
-        Provider::Copilot => double_underscore(name)
-            .or_else(|| split_nonempty(name, name.rfind('/')?))
-            .or_else(|| split_nonempty(name, hyphen(name)?))?,
-        Provider::Opencode | Provider::Openclaw => return None,
-    };
+    let (server, tool) = (agent(provider).mcp_name)(name)?;
     Some(McpInfo {
         server: server.to_string(),
         tool: tool.to_string(),
@@ -279,21 +122,21 @@ pub fn parse_mcp_name(provider: Provider, name: &str) -> Option<McpInfo> {
 }
 
 /// `mcp__<server>__<tool>`.
-fn double_underscore(name: &str) -> Option<(&str, &str)> {
+pub(crate) fn double_underscore(name: &str) -> Option<(&str, &str)> {
     let rest = name.strip_prefix("mcp__")?;
     let (server, tool) = rest.split_once("__")?;
     nonempty(server, tool)
 }
 
 /// `mcp_<server>_<tool>`, first segment = server.
-fn single_underscore(name: &str) -> Option<(&str, &str)> {
+pub(crate) fn single_underscore(name: &str) -> Option<(&str, &str)> {
     let rest = name.strip_prefix("mcp_")?;
     let (server, tool) = rest.split_once('_')?;
     nonempty(server, tool)
 }
 
 /// Gemini before v0.34.0: `<server>__<tool>`, never an `mcp_` name.
-fn qualified(name: &str) -> Option<(&str, &str)> {
+pub(crate) fn qualified(name: &str) -> Option<(&str, &str)> {
     if name.starts_with("mcp_") {
         return None;
     }
@@ -302,19 +145,19 @@ fn qualified(name: &str) -> Option<(&str, &str)> {
 }
 
 /// `MCP:<tool>` or `MCP:<server>:<tool>`; the server may be empty.
-fn cursor_prefix(name: &str) -> Option<(&str, &str)> {
+pub(crate) fn cursor_prefix(name: &str) -> Option<(&str, &str)> {
     let rest = name.strip_prefix("MCP:")?;
     let (server, tool) = rest.rsplit_once(':').unwrap_or(("", rest));
     (!tool.is_empty()).then_some((server, tool))
 }
 
 /// Where Copilot's `<server-key>-<tool-name>` splits (see [`parse_mcp_name`]).
-fn hyphen(name: &str) -> Option<usize> {
+pub(crate) fn hyphen(name: &str) -> Option<usize> {
     let before_snake = name.find('_').and_then(|i| name[..i].rfind('-'));
     before_snake.or_else(|| name.find('-'))
 }
 
-fn split_nonempty(name: &str, at: usize) -> Option<(&str, &str)> {
+pub(crate) fn split_nonempty(name: &str, at: usize) -> Option<(&str, &str)> {
     nonempty(&name[..at], &name[at + 1..])
 }
 
@@ -325,6 +168,7 @@ fn nonempty<'a>(server: &'a str, tool: &'a str) -> Option<(&'a str, &'a str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use Canonical::{Fetch, FileEdit, FileRead, FileWrite, Search, Shell, Task as Subagent};
     use Provider::{
         ClaudeCode as CC, Codex as CX, Copilot as CP, Cursor as CU, Gemini as GE, KimiCode as KI,
         Openclaw as OW, Opencode as OC,
