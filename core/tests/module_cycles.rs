@@ -464,7 +464,7 @@ impl Crate {
     /// The module that defines the item an absolute path names.
     fn resolve(&self, path: &[String], depth: usize) -> ModPath {
         let mut k = path.len();
-        while k > 0 && !self.modules.contains_key(&path[..k].to_vec()) {
+        while k > 0 && !self.modules.contains_key(&path[..k]) {
             k -= 1;
         }
         let module: ModPath = path[..k].to_vec();

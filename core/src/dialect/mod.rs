@@ -28,6 +28,11 @@ use crate::model::{
     Canonical, Decision, Detection, Event, Fail, Kind, Note, Policy, Provider, Response,
 };
 
+/// An agent's variant rule: the payload object and an environment lookup
+/// to the variant, if one can be told.
+pub type VariantRule =
+    fn(&Map<String, Value>, &dyn Fn(&str) -> Option<String>) -> Option<&'static str>;
+
 /// Everything the core knows about one agent, defined in the agent's own
 /// file (`dialect/<agent>.rs`, its `AGENT`) and found with [`agent`].
 pub struct Agent {
@@ -43,7 +48,7 @@ pub struct Agent {
     pub mcp_name: fn(&str) -> Option<(&str, &str)>,
     /// The variant, from the payload object and the environment
     /// (detection; decoding asks with an empty environment).
-    pub variant: fn(&Map<String, Value>, &dyn Fn(&str) -> Option<String>) -> Option<&'static str>,
+    pub variant: VariantRule,
     pub(crate) decode: fn(Map<String, Value>, &DecodeOptions) -> Result<Event, Error>,
     pub(crate) encode: fn(&Event, &Decision, &Policy, &mut Vec<Note>) -> Result<Response, Error>,
     /// What it reads as "no opinion" / "block" without knowing the event

@@ -49,7 +49,7 @@ pub fn sync(
     let dir = crate::state::root()?.subdir(DIR)?;
     for (s, _) in before {
         if !now.iter().any(|(n, _)| n == s) {
-            dir.remove(&key(agent, file, &s))?;
+            dir.remove(&key(agent, file, s))?;
         }
     }
     for (s, hook_id) in now {
