@@ -174,13 +174,7 @@ pub(crate) fn decode_as(
     opts: &DecodeOptions,
 ) -> Result<Event, Error> {
     let mut f = Fields::new(map);
-    let native = match f.str("hook_event_name")? {
-        Some(n) => n,
-        None => opts.event.clone().ok_or(Error::MissingEvent {
-            provider: provider.id(),
-            field: "hook_event_name",
-        })?,
-    };
+    let native = f.event_name("hook_event_name", provider, opts)?;
     let kind = kind_of(&native);
     let mut ev = Event::new(provider, native.clone(), kind);
     ev.session = SessionInfo {

@@ -139,13 +139,7 @@ pub fn capability(native: &str) -> Capability {
 /// Decodes a Cursor payload.
 pub fn decode(map: Map<String, Value>, opts: &DecodeOptions) -> Result<Event, Error> {
     let mut f = Fields::new(map);
-    let native = match f.str("hook_event_name")? {
-        Some(n) => n,
-        None => opts.event.clone().ok_or(Error::MissingEvent {
-            provider: P.id(),
-            field: "hook_event_name",
-        })?,
-    };
+    let native = f.event_name("hook_event_name", P, opts)?;
     let kind = kind_of(&native);
     let mut ev = Event::new(P, native.clone(), kind);
 

@@ -2,7 +2,9 @@
 
 use serde_json::{Map, Value};
 
+use super::DecodeOptions;
 use crate::error::{Error, json_type};
+use crate::model::Provider;
 
 /// A decoded payload object, consumed field by field.
 pub(crate) struct Fields {
@@ -40,6 +42,23 @@ impl Fields {
 
     pub(crate) fn u64(&self, key: &str) -> Result<Option<u64>, Error> {
         self.view().u64(key)
+    }
+
+    /// The native event name: the payload's `field`, else `--event`
+    /// (`opts.event`), else `missing_event`.
+    pub(crate) fn event_name(
+        &self,
+        field: &'static str,
+        provider: Provider,
+        opts: &DecodeOptions,
+    ) -> Result<String, Error> {
+        match self.str(field)? {
+            Some(n) => Ok(n),
+            None => opts.event.clone().ok_or(Error::MissingEvent {
+                provider: provider.id(),
+                field,
+            }),
+        }
     }
 
     /// An array of strings (non-strings are a `wrong_type`).

@@ -152,13 +152,7 @@ pub fn capability(native: &str) -> Capability {
 /// Decodes a Gemini CLI payload.
 pub fn decode(map: Map<String, Value>, opts: &DecodeOptions) -> Result<Event, Error> {
     let mut f = Fields::new(map);
-    let native = match f.str("hook_event_name")? {
-        Some(n) => n,
-        None => opts.event.clone().ok_or(Error::MissingEvent {
-            provider: P.id(),
-            field: "hook_event_name",
-        })?,
-    };
+    let native = f.event_name("hook_event_name", P, opts)?;
     let mut ev = Event::new(P, native.clone(), kind_of(&native));
     // No model, permission mode or turn id in any payload (§3.1); the model
     // of the model events is `llm_request.model`.

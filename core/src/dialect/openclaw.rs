@@ -153,13 +153,7 @@ pub fn capability(native: &str) -> Capability {
 /// Decodes an OpenClaw plugin frame.
 pub fn decode(map: Map<String, Value>, opts: &DecodeOptions) -> Result<Event, Error> {
     let mut f = Fields::new(map);
-    let native = match f.str("hook")? {
-        Some(n) => n,
-        None => opts.event.clone().ok_or(Error::MissingEvent {
-            provider: P.id(),
-            field: "hook",
-        })?,
-    };
+    let native = f.event_name("hook", P, opts)?;
     let event = match f.take("event") {
         Value::Null => f.take("input"),
         v => v,

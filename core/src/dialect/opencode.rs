@@ -195,13 +195,7 @@ pub fn capability(native: &str) -> Capability {
 /// Decodes an OpenCode plugin frame.
 pub fn decode(map: Map<String, Value>, opts: &DecodeOptions) -> Result<Event, Error> {
     let mut f = Fields::new(map);
-    let native = match f.str("hook")? {
-        Some(n) => n,
-        None => opts.event.clone().ok_or(Error::MissingEvent {
-            provider: P.id(),
-            field: "hook",
-        })?,
-    };
+    let native = f.event_name("hook", P, opts)?;
     let input = match f.take("input") {
         Value::Null => Map::new(),
         Value::Object(m) => m,
