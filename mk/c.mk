@@ -3,7 +3,7 @@
 #   make header        regenerate include/agenthooks.h (commit it)
 #   make header-check  fail when the committed header is stale or an ah_* item lacks a doc comment
 #   make ffi-check     clippy + Rust tests of the ffi crate
-#   make c-test        every fixture and every ah_* function from C, under valgrind (ASan without it)
+#   make c-test        every fixture and dispatch vector and every ah_* function from C, under valgrind (ASan without it)
 .PHONY: header header-check ffi-check ffi-lib c-test
 
 # Honour CARGO_TARGET_DIR (cargo does).
@@ -42,18 +42,18 @@ c-test: ffi-lib
 	@if command -v $(VALGRIND) >/dev/null 2>&1; then \
 	  set -x; \
 	  $(CC) $(C_TEST_CFLAGS) $(C_TEST_SRC) $(FFI_LIB_A) $(C_TEST_LIBS) -o $(C_TEST_OUT)/abi_test; \
-	  $(VALGRIND) $(VALGRIND_FLAGS) $(C_TEST_OUT)/abi_test $(C_TEST_OUT)/fixtures; \
+	  $(VALGRIND) $(VALGRIND_FLAGS) $(C_TEST_OUT)/abi_test $(C_TEST_OUT)/fixtures fixtures; \
 	else \
 	  echo "c-test: valgrind not found; running under AddressSanitizer + UBSan instead"; \
 	  set -x; \
 	  $(CC) $(C_TEST_CFLAGS) -fsanitize=address,undefined -fno-omit-frame-pointer $(C_TEST_SRC) $(FFI_LIB_A) $(C_TEST_LIBS) -o $(C_TEST_OUT)/abi_test; \
-	  ASAN_OPTIONS=detect_leaks=1 $(C_TEST_OUT)/abi_test $(C_TEST_OUT)/fixtures; \
+	  ASAN_OPTIONS=detect_leaks=1 $(C_TEST_OUT)/abi_test $(C_TEST_OUT)/fixtures fixtures; \
 	fi
 	@# The README's example hook, built and piped through.
 	$(CC) $(C_TEST_CFLAGS) tests/c/example_hook.c $(FFI_LIB_A) $(C_TEST_LIBS) -o $(C_TEST_OUT)/example_hook
 	tests/c/example_hook_test.sh $(C_TEST_OUT)/example_hook
 	@# The shared library links too (the header's second link line).
 	$(CC) $(C_TEST_CFLAGS) $(C_TEST_SRC) -L$(FFI_LIB_DIR) -lagenthooks_ffi -Wl,-rpath,$(abspath $(FFI_LIB_DIR)) -o $(C_TEST_OUT)/abi_test_shared
-	AH_FIXTURE=router/ $(C_TEST_OUT)/abi_test_shared $(C_TEST_OUT)/fixtures
+	AH_FIXTURE=router/ $(C_TEST_OUT)/abi_test_shared $(C_TEST_OUT)/fixtures fixtures
 
 TIER1_EXTRA += header-check ffi-check c-test

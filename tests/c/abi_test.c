@@ -4,9 +4,10 @@
  * invalid UTF-8, bad JSON, double calls). Built with -std=c11 -Wall
  * -Werror and run under valgrind by `make c-test`.
  *
- * usage: abi_test <flattened fixtures dir>     (AH_FIXTURE=<substring> filters) */
+ * usage: abi_test <flattened fixtures dir> <fixtures dir>   (AH_FIXTURE=<substring> filters) */
 #define _POSIX_C_SOURCE 200809L
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
@@ -423,6 +424,375 @@ static void run_router_case(const char *dir, const char *name) {
   free(mode);
   free(want);
   free(want_error);
+}
+
+/* ---------------------------------------------------- dispatch vectors */
+
+/* fixtures/router/README.md, dispatch vectors: every vector registered
+ * with ah_router_add and driven through ah_dispatch_* as a binding does
+ * (observers, guards, middleware with nested ah_dispatch_enter, handlers).
+ * C has no async callables: "async" entries run synchronously. */
+
+enum { ROLE_HANDLER = 0, ROLE_OBSERVER = 1, ROLE_MIDDLEWARE = 2 };
+enum { RET_NULL, RET_INNER, RET_DECISION };
+
+typedef struct {
+  char *id;
+  uint32_t role;
+  char *on, *when;
+  bool guard;           /* what the predicate answers (when == "guard") */
+  bool guard_held;      /* the last guard step for it answered true */
+  char *decision;       /* handler: its decision JSON (NULL: no decision) */
+  size_t decision_len;
+  char *error;          /* fails with this text (NULL: does not fail) */
+  long next;            /* middleware: how many times it calls next */
+  int ret;              /* middleware: RET_* */
+  char *ret_json;       /* RET_DECISION: the decision it returns */
+  size_t ret_len;
+} dentry;
+
+typedef struct {
+  const char *name;
+  dentry *e;
+  uint32_t n;
+  ah_router *router;
+  ah_dispatch *d;
+  /* The event's key (ah_dispatch_new / ah_dispatch_enter). */
+  ah_str kind, native;
+  const jval *tool, *canonical; /* J_STR or NULL */
+  char calls[1024];             /* the ids called, one a line */
+  size_t calls_len;
+} dcase;
+
+static void log_call(dcase *c, const dentry *e) {
+  size_t n = strlen(e->id);
+  if (c->calls_len + n + 1 < sizeof c->calls) {
+    memcpy(c->calls + c->calls_len, e->id, n);
+    c->calls_len += n;
+    c->calls[c->calls_len++] = '\n';
+    c->calls[c->calls_len] = '\0';
+  }
+}
+
+/* The key's optional parts: NULL with length 0 when the event has no tool. */
+static const uint8_t *opt_ptr(const jval *v) { return v ? (const uint8_t *)v->s : NULL; }
+static size_t opt_len(const jval *v) { return v ? v->slen : 0; }
+
+static ah_status dispatch_drive(dcase *c, ah_buf **out, ah_error **err);
+
+/* A middleware: calls next `e->next` times (catching next's errors), then
+ * fails, or returns next's first answer / nothing / its own decision. */
+static void run_middleware(dcase *c, const dentry *e, uint32_t level) {
+  ah_buf *inner = NULL;
+  ah_error *nerr = NULL;
+  for (long k = 0; k < e->next; k++) {
+    ah_buf *b = NULL;
+    ah_error *ee = NULL;
+    ah_status st = ah_dispatch_enter(c->d, c->router, level, (const uint8_t *)c->kind.ptr, c->kind.len, (const uint8_t *)c->native.ptr, c->native.len, opt_ptr(c->tool),
+                                     opt_len(c->tool), opt_ptr(c->canonical), opt_len(c->canonical), &ee);
+    if (st == AH_OK) {
+      CHECK(ee == NULL, "%s: enter OK with an error", c->name);
+      st = dispatch_drive(c, &b, &ee);
+    } else {
+      /* Only a second call of next may fail here. */
+      CHECK(st == AH_ERR_HANDLER_ERROR && k > 0 && ee && ah_error_code(ee) == st, "%s: enter at level %u: %s",
+            c->name, level, id(st));
+    }
+    if (st == AH_OK) {
+      CHECK(b != NULL && ee == NULL, "%s: next answered without a decision", c->name);
+      if (!inner) {
+        inner = b;
+        b = NULL;
+      }
+    } else {
+      CHECK(b == NULL && ee != NULL && ah_error_code(ee) == st, "%s: next's error", c->name);
+      ah_error_free(nerr);
+      nerr = ee;
+      ee = NULL;
+    }
+    ah_buf_free(b);
+    ah_error_free(ee);
+  }
+  ah_status st;
+  if (e->error) {
+    st = ah_dispatch_give_error(c->d, S("handler_error"), S(e->error), NULL);
+  } else if (e->ret == RET_INNER && inner) {
+    ah_str s = ah_buf_str(inner);
+    st = ah_dispatch_give(c->d, (const uint8_t *)s.ptr, s.len, NULL);
+  } else if (e->ret == RET_INNER && nerr) { /* re-raises next's error */
+    ah_str m = ah_error_message(nerr);
+    st = ah_dispatch_give_error(c->d, S(ah_status_id(ah_error_code(nerr))), (const uint8_t *)m.ptr, m.len, NULL);
+  } else if (e->ret == RET_DECISION) {
+    st = ah_dispatch_give(c->d, (const uint8_t *)e->ret_json, e->ret_len, NULL);
+  } else {
+    st = ah_dispatch_give(c->d, NULL, 0, NULL);
+  }
+  CHECK(st == AH_OK, "%s: middleware %s: give %s", c->name, e->id, id(st));
+  ah_buf_free(inner);
+  ah_error_free(nerr);
+}
+
+/* Calls what the dispatch asks for until the current level answers. */
+static ah_status dispatch_drive(dcase *c, ah_buf **out, ah_error **err) {
+  for (int steps = 0; steps < 1000; steps++) {
+    uint32_t i = UINT32_MAX, level = UINT32_MAX;
+    uint32_t tag = ah_dispatch_step(c->d, &i, &level);
+    if (tag == 4) return ah_dispatch_result(c->d, out, err);
+    dentry *e = i < c->n ? &c->e[i] : NULL;
+    uint32_t want_role = tag == 0 ? ROLE_OBSERVER : tag == 1 ? ROLE_MIDDLEWARE : ROLE_HANDLER;
+    if (tag > 4 || !e || e->role != want_role) {
+      CHECK(false, "%s: step tag %u for entry %u", c->name, tag, i);
+      return AH_ERR_PANIC;
+    }
+    ah_status st = AH_OK;
+    switch (tag) {
+    case 0: /* observer */
+      log_call(c, e);
+      st = e->error ? ah_dispatch_give_error(c->d, NULL, 0, S(e->error), NULL) : ah_dispatch_give(c->d, NULL, 0, NULL);
+      break;
+    case 1: /* middleware */
+      log_call(c, e);
+      run_middleware(c, e, level);
+      break;
+    case 2: /* guard: only for a `when: guard` handler */
+      CHECK(e->when && strcmp(e->when, "guard") == 0, "%s: guard step for %s", c->name, e->id);
+      e->guard_held = e->guard;
+      ah_dispatch_guard(c->d, e->guard);
+      break;
+    default: /* handler */
+      CHECK(!e->when || strcmp(e->when, "guard") != 0 || e->guard_held, "%s: %s called, its guard unasked or false",
+            c->name, e->id);
+      e->guard_held = false;
+      log_call(c, e);
+      st = e->error ? ah_dispatch_give_error(c->d, S("handler_error"), S(e->error), NULL)
+                    : ah_dispatch_give(c->d, (const uint8_t *)e->decision, e->decision_len, NULL);
+      break;
+    }
+    CHECK(st == AH_OK, "%s: give to %s: %s", c->name, e->id, id(st));
+  }
+  CHECK(false, "%s: the dispatch did not finish", c->name);
+  return AH_ERR_PANIC;
+}
+
+static char *entry_file(const char *dir, uint32_t j, const char *part, size_t *len) {
+  char key[64];
+  snprintf(key, sizeof key, "e%u.%s", j, part);
+  return read_file(dir, key, len);
+}
+
+/* Reads stderr captured in `f` (rewound), NUL-terminated. */
+static char *slurp(FILE *f, size_t *len) {
+  fflush(f);
+  long n = ftell(f);
+  char *buf = malloc(n > 0 ? (size_t)n + 1 : 1);
+  if (!buf) abort();
+  rewind(f);
+  size_t got = n > 0 ? fread(buf, 1, (size_t)n, f) : 0;
+  buf[got] = '\0';
+  *len = got;
+  return buf;
+}
+
+static void run_dispatch_case(const char *dir, const char *name) {
+  int failures_before = failures;
+  dcase c = {.name = name};
+  size_t plen = 0;
+  char *provider = read_file(dir, "provider", NULL);
+  char *payload = read_file(dir, "payload", &plen);
+  long n = read_long(dir, "nentries", -1);
+  CHECK(provider && payload && n >= 0, "%s: unreadable vector", name);
+  if (!provider || !payload || n < 0) {
+    free(provider);
+    free(payload);
+    return;
+  }
+  c.n = (uint32_t)n;
+  c.e = calloc(c.n ? c.n : 1, sizeof *c.e);
+  if (!c.e) abort();
+  c.router = ah_router_new();
+  CHECK(c.router != NULL, "%s: ah_router_new", name);
+  for (uint32_t j = 0; j < c.n; j++) {
+    dentry *e = &c.e[j];
+    char *role = entry_file(dir, j, "role", NULL);
+    e->id = entry_file(dir, j, "id", NULL);
+    e->on = entry_file(dir, j, "on", NULL);
+    e->when = entry_file(dir, j, "when", NULL);
+    e->error = entry_file(dir, j, "error", NULL);
+    e->decision = entry_file(dir, j, "decision.json", &e->decision_len);
+    char *g = entry_file(dir, j, "guard", NULL), *ret = entry_file(dir, j, "return", NULL);
+    char *nx = entry_file(dir, j, "next", NULL);
+    e->ret_json = entry_file(dir, j, "return.json", &e->ret_len);
+    e->guard = g && strcmp(g, "true") == 0;
+    e->next = nx ? strtol(nx, NULL, 10) : 0;
+    e->ret = e->ret_json ? RET_DECISION : ret && strcmp(ret, "inner") == 0 ? RET_INNER : RET_NULL;
+    bool known = role && (strcmp(role, "handler") == 0 || strcmp(role, "observer") == 0 ||
+                          strcmp(role, "middleware") == 0);
+    CHECK(known && e->id && e->on, "%s: entry %u unreadable (role %s)", name, j, role ? role : "?");
+    e->role = !known || role[0] == 'h' ? ROLE_HANDLER : role[0] == 'o' ? ROLE_OBSERVER : ROLE_MIDDLEWARE;
+    uint32_t got = UINT32_MAX;
+    ah_error *err = NULL;
+    ah_status st = ah_router_add(c.router, e->role, (const uint8_t *)e->on, e->on ? strlen(e->on) : 0,
+                                 (const uint8_t *)e->when, e->when ? strlen(e->when) : 0, &got, &err);
+    CHECK(st == AH_OK && got == j && err == NULL, "%s: add %s (%s on %s when %s): %s %s", name, e->id ? e->id : "?",
+          role ? role : "?", e->on ? e->on : "?", e->when ? e->when : "-", id(st),
+          err ? ah_error_message(err).ptr : "");
+    ah_error_free(err);
+    free(role);
+    free(g);
+    free(ret);
+    free(nx);
+  }
+
+  ah_event *ev = NULL;
+  ah_error *derr = NULL;
+  ah_status st = ah_event_decode(S(provider), (const uint8_t *)payload, plen, NULL, &ev, &derr);
+  CHECK(st == AH_OK && ev, "%s: decode %s", name, id(st));
+  jval *head = NULL;
+  if (ev) {
+    c.kind = ah_event_kind(ev);
+    c.native = ah_event_native_name(ev);
+    ah_str h = ah_event_head_json(ev);
+    head = json_parse(h.ptr, h.len);
+    CHECK(head != NULL, "%s: head JSON", name);
+    const jval *tool = head ? json_get(head, "tool") : NULL;
+    if (tool && tool->type == J_OBJ) {
+      c.tool = json_get(tool, "name");
+      c.canonical = json_get(tool, "canonical");
+      CHECK(c.tool && c.tool->type == J_STR && c.canonical && c.canonical->type == J_STR, "%s: tool key", name);
+    }
+
+    char *handles = read_file(dir, "handles", NULL);
+    bool want_handles = handles && strcmp(handles, "true") == 0;
+    CHECK(handles && ah_router_handles(c.router, (const uint8_t *)c.kind.ptr, c.kind.len,
+                                       (const uint8_t *)c.native.ptr, c.native.len) == want_handles,
+          "%s: handles, want %s", name, handles ? handles : "?");
+    free(handles);
+
+    ah_error *err = NULL;
+    st = ah_dispatch_new(c.router, (const uint8_t *)c.kind.ptr, c.kind.len, (const uint8_t *)c.native.ptr,
+                         c.native.len, opt_ptr(c.tool), opt_len(c.tool), opt_ptr(c.canonical), opt_len(c.canonical),
+                         &c.d, &err);
+    CHECK(st == AH_OK && c.d && !err, "%s: ah_dispatch_new %s", name, id(st));
+    ah_error_free(err);
+    err = NULL;
+    /* A failing observer is a warning on stderr: capture fd 2 around the walk. */
+    FILE *cap = tmpfile();
+    int saved = -1;
+    fflush(stderr);
+    if (cap) {
+      saved = dup(2);
+      dup2(fileno(cap), 2);
+    }
+    ah_buf *out = NULL;
+    st = c.d ? dispatch_drive(&c, &out, &err) : AH_ERR_NULL_ARG;
+    size_t elen = 0;
+    char *captured = NULL;
+    fflush(stderr);
+    if (cap) {
+      dup2(saved, 2);
+      close(saved);
+      captured = slurp(cap, &elen);
+      fclose(cap);
+    }
+    CHECK(captured != NULL, "%s: stderr capture", name);
+
+    char *want = read_file(dir, "expect.decision.json", NULL);
+    char *want_error = read_file(dir, "expect_error", NULL);
+    if (want) {
+      CHECK(st == AH_OK && out && decision_equal(ah_buf_str(out), want), "%s: decision %s (%s: %s), want %s", name,
+            out ? ah_buf_str(out).ptr : "-", id(st), err ? ah_error_message(err).ptr : "", want);
+    } else {
+      CHECK(want_error && st != AH_OK && !out && err && ah_error_code(err) == st &&
+                strcmp(ah_status_id(st), want_error) == 0,
+            "%s: error %s (decision %s), want %s", name, id(st), out ? ah_buf_str(out).ptr : "-",
+            want_error ? want_error : "?");
+    }
+    /* After the answer the dispatch is spent: stepping returns 4. */
+    CHECK(!c.d || ah_dispatch_step(c.d, NULL, NULL) == 4, "%s: step after the answer", name);
+
+    char *want_calls = read_file(dir, "calls", NULL);
+    CHECK(want_calls && strcmp(c.calls, want_calls) == 0, "%s: calls\n%s want\n%s", name, c.calls,
+          want_calls ? want_calls : "?");
+    free(want_calls);
+
+    /* Each failing observer that ran left its warning; nothing else did. */
+    int failing = 0;
+    for (uint32_t j = 0; j < c.n; j++) {
+      const dentry *e = &c.e[j];
+      if (e->role != ROLE_OBSERVER || !e->error) continue;
+      failing++;
+      char line[512];
+      snprintf(line, sizeof line, "agenthooks: warning: an on_any observer failed (ignored): %s\n", e->error);
+      CHECK(captured && contains(captured, elen, line, strlen(line)), "%s: stderr lacks %s", name, line);
+    }
+    if (!failing)
+      CHECK(captured && !strstr(captured, "observer failed"), "%s: warning without a failing observer",
+            name);
+    if (captured && elen && failures != failures_before) fprintf(stderr, "  %s: stderr was:\n%s", name, captured);
+
+    free(captured);
+    free(want);
+    free(want_error);
+    ah_buf_free(out);
+    ah_error_free(err);
+  }
+  for (uint32_t j = 0; j < c.n; j++) {
+    const dentry *e = &c.e[j];
+    free(e->id);
+    free(e->on);
+    free(e->when);
+    free(e->error);
+    free(e->decision);
+    free(e->ret_json);
+  }
+  ah_dispatch_free(c.d);
+  ah_router_free(c.router);
+  json_free(head);
+  ah_event_free(ev);
+  ah_error_free(derr);
+  free(c.e);
+  free(provider);
+  free(payload);
+}
+
+/* Runs every dispatch vector. `src` is the unflattened fixtures folder:
+ * the number of vectors is counted there too, so a broken path (or a
+ * flattener that drops a file) cannot pass with fewer. */
+static void walk_dispatch(const char *root, const char *src) {
+  char dir[2048], sdir[2048];
+  snprintf(dir, sizeof dir, "%s/dispatch", root);
+  snprintf(sdir, sizeof sdir, "%s/router/dispatch", src);
+  long files = 0;
+  DIR *dp = opendir(sdir);
+  CHECK(dp != NULL, "dispatch: cannot open %s", sdir);
+  for (struct dirent *de; dp && (de = readdir(dp)) != NULL;) {
+    size_t l = strlen(de->d_name);
+    if (l > 5 && strcmp(de->d_name + l - 5, ".json") == 0) files++;
+  }
+  if (dp) closedir(dp);
+  long count = read_long(dir, "count", -1);
+  const char *filter = getenv("AH_FIXTURE");
+  int ran = 0, skipped = 0, total = 0;
+  for (long i = 0; i < count; i++) {
+    char cd[4096];
+    snprintf(cd, sizeof cd, "%s/%ld", dir, i);
+    char *name = read_file(cd, "name", NULL);
+    CHECK(name != NULL, "dispatch: vector %ld has no name", i);
+    if (!name) continue;
+    total++;
+    if (filter && *filter && !strstr(name, filter)) {
+      skipped++; /* filtered out by AH_FIXTURE, never by the runner */
+    } else {
+      run_dispatch_case(cd, name);
+      ran++;
+    }
+    free(name);
+  }
+  fprintf(stderr, "dispatch vectors (C ABI): ran %d, skipped %d, total %d, files %ld\n", ran, skipped, total, files);
+  CHECK(files > 0 && total == files && count == files, "dispatch: %d vectors flattened of %ld files in %s", total,
+        files, sdir);
+  CHECK(ran + skipped == total, "dispatch: ran + skipped == total");
+  CHECK(ran == total || (filter && *filter), "dispatch: ran %d of %d", ran, total);
 }
 
 /* ------------------------------------------------------ runtime vectors */
@@ -1519,8 +1889,8 @@ static void test_host(void) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: %s <flattened fixtures dir>\n", argv[0]);
+  if (argc != 3) {
+    fprintf(stderr, "usage: %s <flattened fixtures dir> <fixtures dir>\n", argv[0]);
     return 2;
   }
   test_versions();
@@ -1536,6 +1906,7 @@ int main(int argc, char **argv) {
   test_host();
   int matched = walk(argv[1], "provider", run_provider_case) + walk(argv[1], "router", run_router_case) +
                 walk(argv[1], "runtime", run_runtime_case);
+  walk_dispatch(argv[1], argv[2]);
   CHECK(matched > 0, "no fixtures matched AH_FIXTURE");
   test_stdout_guard();
   fprintf(stderr, "abi_test: %d checks, %d failures\n", checks, failures);

@@ -19,6 +19,13 @@ payload bytes (`payload` compact, `payload_text`, `payload_b64`,
   <out>/router/count
   <out>/router/<i>/name, mode, nhandlers, h<j>.decision.json | h<j>.error,
                    expect.decision.json | expect_error, called
+  <out>/dispatch/count, files       cases written; *.json files in fixtures/router/dispatch
+  <out>/dispatch/<i>/name, provider, payload, nentries, calls (one id a line),
+                    handles (true|false), expect.decision.json | expect_error,
+                    e<j>.id, e<j>.role (handler|observer|middleware), e<j>.on,
+                    [e<j>.when], [e<j>.guard] (true|false), [e<j>.async],
+                    [e<j>.decision.json], [e<j>.error], [e<j>.next],
+                    [e<j>.return] (inner|null) | [e<j>.return.json]
   <out>/runtime/count
   <out>/runtime/<i>/name, argv (NUL-separated), stdin (bytes), [router.json],
                     stdout | stdout.json, [stderr_contains] (NUL-separated), exit
@@ -35,6 +42,9 @@ RESP_KEYS = {"decision", "policy", "error", "wire", "notes"}
 WIRE_KEYS = {"stdout_json", "stdout", "stderr", "exit_code"}
 NOTE_KEYS = {"code", "from", "to"}
 ROUTER_KEYS = {"name", "description", "mode", "handlers", "expect", "called"}
+DISPATCH_KEYS = {"name", "description", "event", "entries", "expect", "calls", "handles"}
+ENTRY_KEYS = {"id", "role", "on", "when", "guard", "async", "does"}
+DOES_KEYS = {"handler": {"decision", "error"}, "observer": {"error"}, "middleware": {"next", "error", "return"}}
 RUNTIME_KEYS = {"name", "description", "argv", "router", "stdin", "stdin_text", "stdin_b64", "stdin_parts", "expect"}
 RUNTIME_EXPECT_KEYS = {"stdout", "stdout_json", "stderr_contains", "exit_code"}
 
@@ -225,6 +235,106 @@ def router_cases(root, out):
     return i
 
 
+def dispatch_entry(cd, want, j, e, ids):
+    where = f"{want}: entry {j}"
+    strict(e, ENTRY_KEYS, where)
+    eid, role, on = e.get("id"), e.get("role"), e.get("on")
+    if not isinstance(eid, str) or not eid or "\n" in eid or eid in ids:
+        sys.exit(f"{where}: id must be a unique non-empty line")
+    ids.add(eid)
+    if role not in DOES_KEYS:
+        sys.exit(f"{where}: unknown role {role!r}")
+    if role == "handler":
+        if not isinstance(on, str) or not on.startswith(("kind:", "native:")):
+            sys.exit(f"{where}: a handler is on kind:<kind> or native:<name>")
+    elif on != "*":
+        sys.exit(f"{where}: {role} is on *")
+    write(cd, f"e{j}.id", eid)
+    write(cd, f"e{j}.role", role)
+    write(cd, f"e{j}.on", on)
+    when = e.get("when")
+    if when is not None:
+        if role != "handler" or not isinstance(when, str) or not (
+                when == "guard" or when.startswith(("canonical:", "names:"))):
+            sys.exit(f"{where}: bad when {when!r}")
+        write(cd, f"e{j}.when", when)
+    if ("guard" in e) != (when == "guard") or not isinstance(e.get("guard", True), bool):
+        sys.exit(f"{where}: guard (a bool) goes with when: guard, only")
+    if "guard" in e:
+        write(cd, f"e{j}.guard", "true" if e["guard"] else "false")
+    if e.get("async") is not None:
+        if e["async"] is not True:
+            sys.exit(f"{where}: async is true or absent")
+        write(cd, f"e{j}.async", "true")
+    does = e["does"]
+    strict(does, DOES_KEYS[role], where + ": does")
+    if "error" in does:
+        if not isinstance(does["error"], str):
+            sys.exit(f"{where}: error is text")
+        write(cd, f"e{j}.error", does["error"].encode())
+    if "decision" in does:
+        if "error" in does:
+            sys.exit(f"{where}: decision or error, not both")
+        write(cd, f"e{j}.decision.json", compact(does["decision"]))
+    if role == "middleware":
+        n = does.get("next", 0)
+        if not isinstance(n, int) or isinstance(n, bool) or n not in (0, 1, 2):
+            sys.exit(f"{where}: next is 0, 1 or 2")
+        write(cd, f"e{j}.next", n)
+        r = does.get("return")
+        if r is None or r == "inner":
+            write(cd, f"e{j}.return", "null" if r is None else "inner")
+        elif isinstance(r, dict):
+            write(cd, f"e{j}.return.json", compact(r))
+        else:
+            sys.exit(f"{where}: return is \"inner\", null or a decision")
+
+
+def dispatch_cases(root, out):
+    """fixtures/router/README.md, dispatch vectors: the C runner drives
+    each through ah_router / ah_dispatch. Every file becomes a case or the
+    flattening fails: there is no skip."""
+    files = sorted((root / "router" / "dispatch").glob("*.json"))
+    i = 0
+    for f in files:
+        c = load(f)
+        strict(c, DISPATCH_KEYS, str(f))
+        want = f"router/dispatch/{f.stem}"
+        if c.get("name") != want or not str(c.get("description", "")).strip():
+            sys.exit(f"{f}: name must be {want!r}, with a description")
+        cd = out / str(i)
+        cd.mkdir(parents=True)
+        write(cd, "name", want)
+        ev = c["event"]
+        strict(ev, {"provider", "payload"}, want + ": event")
+        write(cd, "provider", ev["provider"])
+        write(cd, "payload", compact(ev["payload"]))
+        ids = set()
+        write(cd, "nentries", len(c["entries"]))
+        for j, e in enumerate(c["entries"]):
+            dispatch_entry(cd, want, j, e, ids)
+        exp = c["expect"]
+        strict(exp, {"decision", "error"}, want + ": expect")
+        if ("decision" in exp) == ("error" in exp):
+            sys.exit(f"{want}: expect needs exactly one of decision / error")
+        if "decision" in exp:
+            write(cd, "expect.decision.json", compact(exp["decision"]))
+        else:
+            strict(exp["error"], {"code"}, want + ": expect.error")
+            write(cd, "expect_error", exp["error"]["code"])
+        calls = c["calls"]
+        if not isinstance(calls, list) or any(x not in ids for x in calls):
+            sys.exit(f"{want}: calls must name entries")
+        write(cd, "calls", "".join(x + "\n" for x in calls))
+        if not isinstance(c["handles"], bool):
+            sys.exit(f"{want}: handles is a bool")
+        write(cd, "handles", "true" if c["handles"] else "false")
+        i += 1
+    write(out, "count", i)
+    write(out, "files", len(files))
+    return i
+
+
 def runtime_stdin(c):
     forms = [k for k in ("stdin", "stdin_text", "stdin_b64", "stdin_parts") if k in c]
     if len(forms) > 1:
@@ -288,10 +398,13 @@ def main():
     (out / "provider").mkdir(parents=True)
     (out / "router").mkdir(parents=True)
     (out / "runtime").mkdir(parents=True)
+    (out / "dispatch").mkdir(parents=True)
     n = provider_cases(root, out / "provider")
     m = router_cases(root, out / "router")
     k = runtime_cases(root, out / "runtime")
-    print(f"flatten_fixtures: {n} provider cases, {m} router cases, {k} runtime vectors -> {out}")
+    d = dispatch_cases(root, out / "dispatch")
+    print(f"flatten_fixtures: {n} provider cases, {m} router cases, {d} dispatch vectors, "
+          f"{k} runtime vectors -> {out}")
 
 
 if __name__ == "__main__":
