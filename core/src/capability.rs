@@ -23,6 +23,16 @@ pub struct Capability {
     pub decisions: Vec<D>,
     /// Modifiers the agent honours here.
     pub modifiers: Vec<&'static str>,
+    /// Decisions the agent honours only together with a modifier (Codex
+    /// PreToolUse: `allow` only with `updated_input`); without it the
+    /// encoder degrades them with a note.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub only_with: Vec<(D, &'static str)>,
+    /// Decisions the agent honours only when the payload meets a
+    /// condition (said in words: Cursor `ask` only on builds before
+    /// 2.4.21); otherwise the encoder degrades them with a note.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub only_when: Vec<(D, &'static str)>,
 }
 
 impl Capability {
@@ -42,7 +52,23 @@ impl Capability {
             can_block,
             decisions: decisions.to_vec(),
             modifiers: modifiers.to_vec(),
+            only_with: Vec::new(),
+            only_when: Vec::new(),
         }
+    }
+
+    /// Declares that `decision` is honoured only when `condition` holds.
+    #[must_use]
+    pub fn only_when(mut self, decision: D, condition: &'static str) -> Capability {
+        self.only_when.push((decision, condition));
+        self
+    }
+
+    /// Declares that `decision` is honoured only together with `modifier`.
+    #[must_use]
+    pub fn only_with(mut self, decision: D, modifier: &'static str) -> Capability {
+        self.only_with.push((decision, modifier));
+        self
     }
 
     /// Whether a decision kind is expressible.
@@ -176,7 +202,8 @@ pub fn plan(
     Ok((d, notes))
 }
 
-fn fallback(d: &Decision, policy: &Policy, cap: &Capability) -> D {
+/// The decision kind `d` becomes where the row cannot express it.
+pub(crate) fn fallback(d: &Decision, policy: &Policy, cap: &Capability) -> D {
     let has = |k: D| cap.decisions.contains(&k);
     let neutral = || {
         [D::NoDecision, D::Observed, D::Finish, D::AcceptPrompt]

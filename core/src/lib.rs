@@ -25,6 +25,7 @@ pub mod error;
 pub mod failsafe;
 pub mod install;
 pub mod json;
+pub mod matrix;
 pub mod model;
 pub mod quirks;
 

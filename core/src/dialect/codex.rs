@@ -100,7 +100,12 @@ pub fn capability(native: &str) -> Capability {
         }
         _ => (false, &[D::NoDecision], &[]),
     };
-    Capability::new(P, native, kind, block, decisions, mods)
+    let cap = Capability::new(P, native, kind, block, decisions, mods);
+    if native == "PreToolUse" {
+        cap.only_with(D::Allow, "updated_input")
+    } else {
+        cap
+    }
 }
 
 /// Decodes a Codex payload (hook stdin, or the legacy `notify` argv JSON).

@@ -133,7 +133,17 @@ pub fn capability(native: &str) -> Capability {
         "preCompact" => (false, &[D::NoDecision], &["system_message"]),
         _ => (false, &[D::NoDecision], &[]),
     };
-    Capability::new(P, native, kind, block, decisions, mods)
+    let cap = Capability::new(P, native, kind, block, decisions, mods);
+    match native {
+        "beforeShellExecution" | "beforeMCPExecution" => cap.only_when(
+            D::Ask,
+            "the payload's `cursor_version` is older than 2.4.21 (later builds do not enforce `ask`)",
+        ),
+        "postToolUse" | "postToolUseFailure" => {
+            cap.only_when(D::ReplaceOutput, "the tool is an MCP tool")
+        }
+        _ => cap,
+    }
 }
 
 /// Decodes a Cursor payload.
