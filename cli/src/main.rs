@@ -72,14 +72,18 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
-    /// What each agent can express, per native event (JSON).
+    /// What each agent can express, per native event (JSON), or the
+    /// support matrix (--table).
     Capabilities {
         /// Only this agent.
         #[arg(long, alias = "agent")]
         provider: Option<String>,
-        /// Only this native event.
+        /// Only this native event (of --provider, or of any agent).
         #[arg(long)]
         event: Option<String>,
+        /// Print the support matrix (agent x action, Markdown) instead.
+        #[arg(long, conflicts_with_all = ["provider", "event"])]
+        table: bool,
     },
     /// Install hooks from a manifest into agent configs (merging, never replacing).
     Install(install::InstallArgs),
@@ -104,8 +108,17 @@ fn main() -> ExitCode {
         Cmd::Exec(a) => exec::exec_cmd(&a),
         Cmd::Host(h) => host::main(h),
         Cmd::Quirks { provider, json } => quirks_cmd(provider.as_deref(), json),
-        Cmd::Capabilities { provider, event } => {
-            capabilities_cmd(provider.as_deref(), event.as_deref())
+        Cmd::Capabilities {
+            provider,
+            event,
+            table,
+        } => {
+            if table {
+                say(agenthooks::matrix::markdown().trim_end());
+                ExitCode::SUCCESS
+            } else {
+                capabilities_cmd(provider.as_deref(), event.as_deref())
+            }
         }
         Cmd::Install(a) => install::install_cmd(&a, agenthooks::install::Action::Install),
         Cmd::Uninstall(a) => install::install_cmd(&a, agenthooks::install::Action::Uninstall),
@@ -114,9 +127,20 @@ fn main() -> ExitCode {
     }
 }
 
+/// A CLI error: one line on stderr (the message, then its stable code)
+/// and exit code 1.
 fn fatal(e: &Error) -> ExitCode {
-    eprintln!("agenthooks: {}: {e}", e.code());
+    eprintln!("agenthooks: error: {e} ({})", e.code());
     ExitCode::from(1)
+}
+
+/// Warns (stderr only) when the payload decoded to an event the provider
+/// does not document: usually a payload of another agent, or a wrong
+/// `--provider`.
+fn warn_unrecognised(ev: &Event) {
+    if let Some(w) = agenthooks::runtime::unrecognised_event(ev) {
+        let _ = std::io::stderr().write_all(w.as_bytes());
+    }
 }
 
 fn opts(c: &Common) -> DecodeOptions {
@@ -155,6 +179,7 @@ fn decode_cmd(c: &Common) -> ExitCode {
     };
     match read_event(c, provider, &Policy::default()) {
         Ok(ev) => {
+            warn_unrecognised(&ev);
             let mut out = std::io::stdout().lock();
             let _ = out.write_all(ev.to_json().as_bytes());
             let _ = out.write_all(b"\n");
@@ -185,14 +210,26 @@ fn respond_cmd(c: &Common, decision: &str, policy: Option<&str>, as_json: bool) 
         Ok(p) => p.unwrap_or_default(),
         Err(e) => return fatal(&e),
     };
+    // A bad --decision is the caller's mistake, found before stdin is read.
+    let decision = match Decision::from_json(decision) {
+        Ok(d) => d,
+        Err(e) => return fatal(&e),
+    };
     let ev = match read_event(c, provider, &policy) {
         Ok(ev) => ev,
         Err(b) => return emit(&b.1, as_json),
     };
-    let resp = Decision::from_json(decision)
-        .and_then(|d| agenthooks::respond(&ev, &d, &policy))
-        .unwrap_or_else(|e| agenthooks::fail_response(provider, Some(&ev), &e, &policy));
-    emit(&resp, as_json)
+    warn_unrecognised(&ev);
+    match agenthooks::respond(&ev, &decision, &policy) {
+        Ok(resp) => emit(&resp, as_json),
+        // Fail-closed still blocks the way the agent reads a block (the
+        // answer carries the message on stderr); fail-open is an error.
+        Err(e) if policy.fail == agenthooks::Fail::Closed => emit(
+            &agenthooks::fail_response(provider, Some(&ev), &e, &policy),
+            as_json,
+        ),
+        Err(e) => fatal(&e),
+    }
 }
 
 fn capabilities_cmd(provider: Option<&str>, event: Option<&str>) -> ExitCode {
@@ -203,6 +240,23 @@ fn capabilities_cmd(provider: Option<&str>, event: Option<&str>) -> ExitCode {
         },
         None => Provider::ALL.to_vec(),
     };
+    if let Some(e) = event {
+        if !providers
+            .iter()
+            .any(|p| agenthooks::native_events(*p).contains(&e))
+        {
+            let valid: Vec<String> = providers
+                .iter()
+                .map(|p| format!("{}: {}", p.id(), agenthooks::native_events(*p).join(", ")))
+                .collect();
+            return fatal(&Error::InvalidArgument {
+                message: format!(
+                    "--event: unknown event `{e}` (native event names, case-sensitive; {})",
+                    valid.join("; ")
+                ),
+            });
+        }
+    }
     let mut out = serde_json::Map::new();
     for p in providers {
         let rows: Vec<serde_json::Value> = agenthooks::native_events(p)

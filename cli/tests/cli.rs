@@ -408,3 +408,146 @@ fn capabilities_list_ask_where_the_agent_can_ask() {
     assert_eq!(v.as_object().unwrap().len(), 1);
     assert!(!decisions(&pre_tool_use_row(&v, "codex")).contains(&"ask".to_string()));
 }
+
+#[test]
+fn capabilities_unknown_event_is_an_error_naming_the_valid_ones() {
+    let o = run(
+        &[
+            "capabilities",
+            "--provider",
+            "gemini",
+            "--event",
+            "PreToolUse",
+        ],
+        "",
+    );
+    assert_eq!(code(&o), 1, "stdout: {}", stdout(&o));
+    assert_eq!(stdout(&o), "");
+    let e = stderr(&o);
+    assert_eq!(e.lines().count(), 1, "{e}");
+    assert!(e.contains("unknown event `PreToolUse`"), "{e}");
+    assert!(e.contains("BeforeTool"), "{e}");
+    // A name of another agent is still unknown for this one.
+    let o = run(&["capabilities", "--event", "NoSuchEvent"], "");
+    assert_eq!(code(&o), 1);
+    let o = run(&["capabilities", "--provider", "nope"], "");
+    assert_eq!(code(&o), 1);
+    assert!(stderr(&o).contains("known: claude-code"), "{}", stderr(&o));
+    // A valid one answers its row.
+    let o = run(
+        &[
+            "capabilities",
+            "--provider",
+            "gemini",
+            "--event",
+            "BeforeTool",
+        ],
+        "",
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(json_out(&o)["gemini"].as_array().map(Vec::len), Some(1));
+}
+
+#[test]
+fn capabilities_table_is_the_support_matrix() {
+    let o = run(&["capabilities", "--table"], "");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(out.trim_end(), agenthooks::matrix::markdown().trim_end());
+    assert!(out.starts_with("| action | Claude Code |"), "{out}");
+    assert!(
+        out.contains("| Ask the user first | ✓ | degraded (1) |"),
+        "{out}"
+    );
+}
+
+#[test]
+fn respond_bad_decision_exits_1_with_one_clear_line() {
+    let o = run(
+        &[
+            "respond",
+            "--provider",
+            "codex",
+            "--decision",
+            r#"{"kind":"nope"}"#,
+        ],
+        CLAUDE_PRE,
+    );
+    assert_eq!(code(&o), 1);
+    assert_eq!(stdout(&o), "");
+    let e = stderr(&o);
+    assert_eq!(e.lines().count(), 1, "{e}");
+    assert!(e.contains("unknown decision kind `nope`"), "{e}");
+    assert_eq!(e.matches("invalid decision").count(), 1, "{e}");
+    // Not JSON at all, and a decision the event does not take.
+    let o = run(
+        &["respond", "--provider", "codex", "--decision", "deny"],
+        CLAUDE_PRE,
+    );
+    assert_eq!(code(&o), 1);
+    let o = run(
+        &[
+            "respond",
+            "--provider",
+            "codex",
+            "--decision",
+            r#"{"kind":"continue","instruction":"x"}"#,
+        ],
+        CLAUDE_PRE,
+    );
+    assert_eq!(code(&o), 1);
+    assert!(
+        stderr(&o).contains("not a decision for tool.pre"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_payload_of_another_agent_warns_on_stderr_only() {
+    // A Claude Code payload named as Cursor's: `PreToolUse` is not a
+    // Cursor event, so it decodes as `other`.
+    let o = run(
+        &[
+            "respond",
+            "--provider",
+            "cursor",
+            "--decision",
+            r#"{"kind":"no_decision"}"#,
+        ],
+        CLAUDE_PRE,
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(!stdout(&o).contains("warning"), "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("warning: cursor sent the event `PreToolUse`"),
+        "{}",
+        stderr(&o)
+    );
+    // A deny there cannot be answered at all: the warning, then the error.
+    let o = run(
+        &[
+            "respond",
+            "--provider",
+            "cursor",
+            "--decision",
+            r#"{"kind":"deny","reason":"no"}"#,
+        ],
+        CLAUDE_PRE,
+    );
+    assert_eq!(code(&o), 1);
+    assert_eq!(stdout(&o), "");
+    assert!(
+        stderr(&o).contains("did you mean `preToolUse`"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["decode", "--provider", "gemini"], CLAUDE_PRE);
+    assert_eq!(code(&o), 0);
+    assert!(
+        stderr(&o).contains("warning: gemini sent the event `PreToolUse`"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(json_out(&o)["kind"], "other");
+}

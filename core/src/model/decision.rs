@@ -397,7 +397,11 @@ fn some_value<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error
 impl<'de> Deserialize<'de> for Decision {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let w = DecisionWire::deserialize(d)?;
-        let kind = DecisionKind::parse(&w.kind).map_err(serde::de::Error::custom)?;
+        let kind = DecisionKind::parse(&w.kind).map_err(|e| match e {
+            // The reason alone: `from_json` adds the "invalid decision" prefix.
+            Error::InvalidDecision { reason } => serde::de::Error::custom(reason),
+            other => serde::de::Error::custom(other),
+        })?;
         let context = match w.context {
             ContextWire::None => Vec::new(),
             ContextWire::One(s) => vec![s],
