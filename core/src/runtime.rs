@@ -131,10 +131,63 @@ pub fn usage(program: Option<&str>) -> String {
     )
 }
 
+/// Whether argv asks for the run entry's usage: `--help` or `-h` after the
+/// `agenthooks` word (what comes before it belongs to the program).
+fn wants_help<S: AsRef<str>>(argv: &[S]) -> bool {
+    argv.iter()
+        .position(|a| a.as_ref() == "agenthooks")
+        .is_some_and(|pos| {
+            argv[pos + 1..]
+                .iter()
+                .any(|a| matches!(a.as_ref(), "--help" | "-h"))
+        })
+}
+
+/// The run entry's usage (`<program> agenthooks run --help`, on stdout).
+pub fn run_usage(program: Option<&str>) -> String {
+    let prog = program.unwrap_or("<program>");
+    let agents: Vec<&str> = Provider::ALL.iter().map(|p| p.id()).collect();
+    format!(
+        "usage: {prog} agenthooks run --provider=<agent> [options]   (the hook payload on stdin)
+       {prog} agenthooks serve --provider=opencode|openclaw   (NDJSON, for the plugin bridges)
+
+A coding-agent hook: the agent starts it with its hook payload on stdin, and it
+answers in that agent's exact form (stdout, stderr, exit code).
+
+options:
+  --provider=<agent>   {agents} (also --agent, --dialect)
+  --event=<name>       the agent's native event name, for payloads that do not carry one
+  --variant=<v>        cli, ide, cloud, ...
+  --timeout=<s>        seconds the agent gives the hook (answers by then)
+  --fail=open|closed   what an error or a timeout answers (closed: block where the agent can)
+  --hook-id=<id>       written by `agenthooks install`
+  --match=<matcher>    unified matcher (shell, file.edit, mcp:<server>, ...), filtered here
+  --max-bytes=<n>      stdin limit in bytes
+  --help, -h           this text
+
+environment:
+  AGENTHOOKS_NOTES     notes (what an agent could not express) on stderr: 1 always, 0 never;
+                       unset: where the agent does not read stderr as the answer
+
+try it:
+  echo '{{\"hook_event_name\":\"PreToolUse\",\"session_id\":\"s\",\"tool_name\":\"Bash\",\"tool_input\":{{\"command\":\"ls\"}}}}' | {prog} agenthooks run --provider=claude-code
+",
+        agents = agents.join(", ")
+    )
+}
+
 /// Decides how a hook process starts from its argv (program first), with
 /// the rules of the module docs. Never fails: what cannot be used is a
 /// warning or the plan's `problem`.
 pub fn launch<S: AsRef<str>>(argv: &[S]) -> Launch {
+    if wants_help(argv) {
+        // Before anything else: no stdin is read, nothing is decided.
+        return Launch::Answer(Response {
+            stdout: run_usage(argv.first().map(AsRef::as_ref)),
+            exit_code: 0,
+            ..Response::default()
+        });
+    }
     let Some(plan) = parse_plan(argv) else {
         return Launch::Answer(Response {
             stderr: usage(argv.first().map(AsRef::as_ref)),
@@ -701,7 +754,7 @@ fn is_stop_event_anywhere(name: &str) -> bool {
 /// A stderr line for an event name the provider does not document (it
 /// still decodes, as kind `other`, by design): a lowercase `pretooluse`
 /// would otherwise pass a fail-closed guard in silence.
-fn unrecognised_event(ev: &Event) -> Option<String> {
+pub fn unrecognised_event(ev: &Event) -> Option<String> {
     if ev.kind != Kind::Other {
         return None;
     }
@@ -714,8 +767,23 @@ fn unrecognised_event(ev: &Event) -> Option<String> {
         .find(|k| k.eq_ignore_ascii_case(&ev.native_name))
         .map(|k| format!(" (event names are case-sensitive: did you mean `{k}`?)"))
         .unwrap_or_default();
+    // A payload of another agent (or a wrong `--provider`): say whose it
+    // looks like.
+    let other = match ev.raw_json() {
+        serde_json::Value::Object(map) => crate::detect::detect_shape(&map),
+        _ => None,
+    }
+    .filter(|p| *p != ev.provider && dialect::kind_of(*p, &ev.native_name) != Kind::Other)
+    .map(|p| {
+        format!(
+            "; the payload looks like {}'s (is `--provider={}` meant?)",
+            p.display_name(),
+            p.id()
+        )
+    })
+    .unwrap_or_default();
     Some(format!(
-        "agenthooks: warning: {} sent the event `{}`, which agenthooks does not know{hint}; it decodes as kind `other`, so handlers for known kinds did not run\n",
+        "agenthooks: warning: {} sent the event `{}`, which agenthooks does not know{hint}; it decodes as kind `other`, so handlers for known kinds did not run{other}\n",
         ev.provider.id(),
         ev.native_name
     ))

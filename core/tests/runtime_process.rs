@@ -99,5 +99,43 @@ fn main() {
     // Without the `agenthooks` word the program explains itself and exits 64.
     let (out, _err, code) = run_child("hook", b"{}");
     assert_eq!((out.as_str(), code), ("", 64));
-    println!("runtime_process: 5 process runs passed");
+    // `--help` after the word: the run entry's usage on stdout, exit 0, and
+    // stdin is never read (it stays open here and the run still ends).
+    help_never_reads_stdin();
+    println!("runtime_process: 6 process runs passed");
+}
+
+fn help_never_reads_stdin() {
+    let exe = std::env::current_exe().unwrap();
+    let mut child = Command::new(exe)
+        .env(CHILD, "1")
+        .env("AH_RUNTIME_ARGV", "hook agenthooks run --help")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Keep the write end open: a run that read stdin would wait forever.
+    let stdin = child.stdin.take();
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if started.elapsed() > std::time::Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("`agenthooks run --help` waited for stdin");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(status.code(), Some(0), "{text}");
+    assert!(
+        text.starts_with("usage: hook agenthooks run --provider=<agent>"),
+        "{text}"
+    );
+    assert!(text.contains("--fail=open|closed"), "{text}");
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
 }
