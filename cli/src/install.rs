@@ -139,6 +139,11 @@ pub fn install_cmd(a: &InstallArgs, action: Action) -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    if action == Action::Install {
+        for w in manifest.warnings(std::env::var_os("PATH").as_deref()) {
+            eprintln!("agenthooks: warning: {w}");
+        }
+    }
     let all = a.agent == "all";
     let mut failed = false;
     for agent in list {
@@ -159,6 +164,12 @@ pub fn install_cmd(a: &InstallArgs, action: Action) -> ExitCode {
         match r {
             Ok(p) => print_plan(&p, a.dry_run, action),
             Err(InstallError::Unsupported { agent, message }) if all => {
+                println!("{agent} ({}): skipped: {message}", scope.as_str());
+            }
+            // `--agent all`: the agent already gets the hook from a file
+            // an earlier agent's install wrote (Cursor and Copilot CLI
+            // read .claude/settings.json).
+            Err(InstallError::DoubleWired { agent, message }) if all => {
                 println!("{agent} ({}): skipped: {message}", scope.as_str());
             }
             Err(e) => {

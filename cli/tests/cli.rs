@@ -551,3 +551,61 @@ fn a_payload_of_another_agent_warns_on_stderr_only() {
     );
     assert_eq!(json_out(&o)["kind"], "other");
 }
+
+#[test]
+fn install_all_never_double_wires_and_warns_on_relative_args() {
+    let d = std::env::temp_dir().join(format!("ah-cli-install-all-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(d.join("home")).unwrap();
+    std::fs::create_dir_all(d.join("proj")).unwrap();
+    let manifest = d.join("hooks.toml");
+    std::fs::write(
+        &manifest,
+        "id = \"acme\"\nprogram = \"/usr/bin/python3\"\nargs = [\"guard.py\"]\n[[hooks]]\nkind = \"tool.pre\"\n",
+    )
+    .unwrap();
+    let run_in = |args: &[&str]| {
+        Command::new(BIN)
+            .args(args)
+            .env("HOME", d.join("home"))
+            .env("AGENTHOOKS_STATE_DIR", d.join("state"))
+            .current_dir(d.join("proj"))
+            .output()
+            .unwrap()
+    };
+    let (home, proj, man) = (
+        d.join("home").display().to_string(),
+        d.join("proj").display().to_string(),
+        manifest.display().to_string(),
+    );
+    let common = ["--manifest", &man, "--home", &home, "--project", &proj];
+    let o = run_in(&[&["install", "--agent", "all"][..], &common[..]].concat());
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("claude-code (project): installed"), "{out}");
+    assert!(
+        out.contains("cursor (project): skipped: Cursor reads both"),
+        "{out}"
+    );
+    assert!(
+        out.contains("copilot (project): skipped: GitHub Copilot CLI reads both"),
+        "{out}"
+    );
+    assert!(
+        stderr(&o).contains("warning: args[0] `guard.py` is a relative path"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run_in(&["doctor", "--no-run", "--home", &home, "--project", &proj]);
+    assert!(!stdout(&o).contains("WARNING"), "{}", stdout(&o));
+    // Naming the agent is an error naming the covering file.
+    let o = run_in(&[&["install", "--agent", "cursor"][..], &common[..]].concat());
+    assert_eq!(code(&o), 1);
+    assert!(
+        stderr(&o).contains(".claude/settings.json already has acme:tool.pre"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(stderr(&o).matches("cursor:").count(), 1, "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -142,6 +142,19 @@ pub fn files_scoped(
     project: &Path,
     env: &BTreeMap<String, String>,
 ) -> Vec<(PathBuf, Scope)> {
+    let mut v = candidates(p, home, project, env);
+    v.retain(|(f, _)| std::fs::metadata(f).is_ok());
+    v
+}
+
+/// Every hook file an agent reads, existing or not (the fixed names; of
+/// the directories it reads every file of, the files there now).
+pub fn candidates(
+    p: Provider,
+    home: &Path,
+    project: &Path,
+    env: &BTreeMap<String, String>,
+) -> Vec<(PathBuf, Scope)> {
     let t = |scope| Target {
         agent: p,
         scope,
@@ -223,7 +236,7 @@ pub fn files_scoped(
         .map(|f| (f, Scope::User))
         .chain(proj.into_iter().map(|f| (f, Scope::Project)))
     {
-        if std::fs::metadata(&f).is_ok() && !v.iter().any(|(g, _)| *g == f) {
+        if !v.iter().any(|(g, _)| *g == f) {
             v.push((f, s));
         }
     }

@@ -109,6 +109,36 @@ pub struct Hook {
 /// Default hook timeout, seconds.
 pub const DEFAULT_TIMEOUT: u32 = 30;
 
+/// Script file extensions that need their interpreter named.
+const SCRIPT_EXTENSIONS: &[&str] = &[".py", ".js", ".mjs", ".cjs", ".ts", ".mts", ".rb", ".sh"];
+
+fn looks_like_script(s: &str) -> bool {
+    SCRIPT_EXTENSIONS.iter().any(|e| s.ends_with(e))
+}
+
+/// For a script, how to name its interpreter (empty otherwise).
+fn script_hint(program: &str) -> String {
+    if !looks_like_script(program) {
+        return String::new();
+    }
+    let name = Path::new(program)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let interp = if name.ends_with(".py") {
+        "/usr/bin/python3"
+    } else if name.ends_with(".sh") {
+        "/bin/sh"
+    } else if name.ends_with(".rb") {
+        "/usr/bin/ruby"
+    } else {
+        "/usr/bin/node"
+    };
+    format!(
+        ". For a script, name its interpreter and the script by absolute paths: program = \"{interp}\" (see `command -v`), args = [\"/absolute/path/to/{name}\"]"
+    )
+}
+
 fn valid_id(s: &str) -> bool {
     !s.is_empty()
         && s.len() <= 64
@@ -117,6 +147,35 @@ fn valid_id(s: &str) -> bool {
 }
 
 impl Manifest {
+    /// What install should warn about (the manifest is still valid): a
+    /// bare `program` not found on `path` (the `PATH` given), and a
+    /// relative script path among `args` (the interpreter would look for
+    /// it in whatever directory the agent runs the hook from).
+    pub fn warnings(&self, path: Option<&std::ffi::OsStr>) -> Vec<String> {
+        let mut out = Vec::new();
+        let bare = !self.program.contains('/') && !self.program.contains('\\');
+        if bare {
+            let found = path
+                .is_some_and(|p| std::env::split_paths(p).any(|d| d.join(&self.program).is_file()));
+            if !found {
+                out.push(format!(
+                    "program `{}` is not on PATH here, and agents look it up on theirs: use an absolute path{}",
+                    self.program,
+                    script_hint(&self.program)
+                ));
+            }
+        }
+        for (i, a) in self.args.iter().enumerate() {
+            let relative = !a.starts_with('-') && !Path::new(a).is_absolute();
+            if relative && (looks_like_script(a) || a.starts_with("./") || a.starts_with("../")) {
+                out.push(format!(
+                    "args[{i}] `{a}` is a relative path: agents run hooks from their own working directory, where `{a}` is some other file or none; use an absolute path"
+                ));
+            }
+        }
+        out
+    }
+
     /// Reads `hooks.toml` or `hooks.json` (by extension; else tries both).
     pub fn load(path: &Path) -> Result<Manifest, InstallError> {
         let text = std::fs::read_to_string(path).map_err(|e| InstallError::Io {
@@ -191,8 +250,9 @@ impl Manifest {
         let prog = Path::new(&self.program);
         if !prog.is_absolute() && (self.program.contains('/') || self.program.contains('\\')) {
             return Err(bad(format!(
-                "program `{}` is a relative path: agents run hooks from other directories, so it would run whatever file has that path there; use an absolute path (`~` is not expanded) or a bare name found on PATH",
-                self.program
+                "program `{}` is a relative path: agents run hooks from other directories, so it would run whatever file has that path there; use an absolute path (`~` is not expanded) or a bare name found on PATH{}",
+                self.program,
+                script_hint(&self.program)
             )));
         }
         let mut out: Vec<Hook> = Vec::new();

@@ -45,6 +45,7 @@ pub mod kimi;
 pub mod manifest;
 pub mod openclaw;
 pub mod opencode;
+pub mod overlap;
 pub mod records;
 pub mod unified;
 
@@ -111,6 +112,16 @@ pub enum InstallError {
         /// The file.
         path: PathBuf,
         /// Why, and what to do.
+        message: String,
+    },
+    /// One of our hooks would reach an agent twice: the agent reads both
+    /// the file this install writes and another file that already has it.
+    /// Nothing was written.
+    #[error("{message}")]
+    DoubleWired {
+        /// The agent being installed.
+        agent: String,
+        /// Which agent, which files, which hooks.
         message: String,
     },
     /// Another program kept writing the file between our read and our
@@ -330,6 +341,9 @@ pub const MAX_ATTEMPTS: u32 = 5;
 /// as the install would, on a file it may not write (see
 /// [`fsio::check_writable`], [`fsio::check_inside`]).
 pub fn plan(m: &Manifest, t: &Target, action: Action) -> Result<Plan, InstallError> {
+    if action == Action::Install {
+        overlap::refuse_double_wiring(m, t)?;
+    }
     let files = files(m, t)?;
     let mut current = BTreeMap::new();
     let mut real = BTreeMap::new();
