@@ -1002,11 +1002,13 @@ pub fn main(router: Router) -> ! {
     std::process::exit(code)
 }
 
-/// The response as a hook process writes it: with `AGENTHOOKS_NOTES` set
-/// (opt-in, for demos and debugging — some agents read stderr as a verdict),
-/// each note is appended to stderr. Every language's `main()` calls this.
+/// The response as a hook process writes it, with its notes (what the
+/// agent could not express, and what it became instead) appended to stderr
+/// as `agenthooks: note: …` lines when [`notes_wanted`] says so. Every
+/// language's `main()` calls this.
 pub fn with_notes_on_stderr(mut resp: Response) -> Response {
-    if std::env::var_os("AGENTHOOKS_NOTES").is_some_and(|v| !v.is_empty()) {
+    let setting = std::env::var("AGENTHOOKS_NOTES").ok();
+    if notes_wanted(setting.as_deref(), &resp) {
         for n in &resp.notes {
             resp.stderr.push_str(&format!(
                 "agenthooks: note: {} {} -> {}{}\n",
@@ -1021,6 +1023,25 @@ pub fn with_notes_on_stderr(mut resp: Response) -> Response {
         }
     }
     resp
+}
+
+/// Whether a hook process's notes go to stderr, per `AGENTHOOKS_NOTES`:
+/// `0` (or `off`, `false`, `no`) never; any other non-empty value always;
+/// unset or empty: only where no agent reads stderr as part of the answer,
+/// i.e. exit code 0. On exit 0 every agent only logs stderr (Claude Code:
+/// debug log; Codex, Cursor, Kimi Code, Copilot CLI: logged or ignored);
+/// Gemini CLI reads stderr only when stdout is empty, and its answers on
+/// exit 0 always carry JSON on stdout (checked over every fixture by
+/// `core/tests/notes_default.rs`). On exit 2 stderr is the block reason
+/// (or the continuation instruction) the model reads, so notes stay out.
+pub fn notes_wanted(setting: Option<&str>, resp: &Response) -> bool {
+    match setting.map(str::trim) {
+        None | Some("") => resp.exit_code == 0,
+        Some(v) => !matches!(
+            v.to_ascii_lowercase().as_str(),
+            "0" | "off" | "false" | "no"
+        ),
+    }
 }
 
 /// [`main`] without the exit, for tests and embedding: [`launch`], then
