@@ -137,5 +137,9 @@ fn help_never_reads_stdin() {
         "{text}"
     );
     assert!(text.contains("--fail=open|closed"), "{text}");
-    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

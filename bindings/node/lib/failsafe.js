@@ -531,6 +531,14 @@ function answerPlan(router, plan, bytes) {
   return r
 }
 
+/** runtime::launch's `--help`: `--help` or `-h` after the `agenthooks` word answers the run entry's usage on stdout, exit 0 (null otherwise). */
+function help(argv) {
+  const at = argv.indexOf('agenthooks')
+  if (at < 0 || !argv.slice(at + 1).some((a) => a === '--help' || a === '-h')) return null
+  const prog = argv[0] ?? '<program>'
+  return { stdout: tableOf().run_usage.split('@@PROGRAM@@').join(prog), stderr: `agenthooks: ${unavailable()}\n`, exit_code: 0, notes: [] }
+}
+
 function usage(argv) {
   const prog = argv[0] ?? '<program>'
   return { stdout: '', stderr: `agenthooks: ${unavailable()}\nagenthooks: this program is a coding-agent hook; run it as \`${prog} agenthooks run --provider=<agent>\` with the payload on stdin\n`, exit_code: 64, notes: [] }
@@ -544,6 +552,8 @@ function cannotServe(plan) {
 /** `run()` while the addon cannot load: resolves to the failsafe answer. */
 async function run(router, argv, payload) {
   argv = [...argv].map(String)
+  const helped = help(argv)
+  if (helped) return helped
   const plan = launch(argv)
   if (!plan) return usage(argv)
   if (plan.command === 'serve') {
@@ -673,6 +683,12 @@ function serve(router, plan) {
 /** `main(router)` while the addon cannot load: answers and exits. */
 function main(router) {
   const argv = process.argv.slice(1)
+  const helped = help(argv)
+  if (helped) {
+    writeFd(2, helped.stderr)
+    writeFd(1, helped.stdout)
+    process.exit(0)
+  }
   const plan = launch(argv)
   if (!plan) {
     writeFd(2, usage(argv).stderr)

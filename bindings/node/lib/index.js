@@ -843,8 +843,16 @@ function main(router) {
   if (native.unavailable) return failsafe.main(router)
   const l = native.launch(process.argv.slice(1))
   if (!(l instanceof native.NativePlan)) {
-    // No `agenthooks` word (usage, 64), or `serve` with a bad value (2).
+    // No `agenthooks` word (usage, 64), `serve` with a bad value (2), or
+    // `--help` (the usage on stdout, 0).
     writeErr(l.stderr)
+    if (l.stdout) {
+      try {
+        fs.writeSync(1, l.stdout)
+      } catch {
+        // stdout closed: the exit code still says it
+      }
+    }
     process.exit(l.exit_code)
   }
   if (l.command === 'serve') {

@@ -86,6 +86,7 @@ EXCLUDED: Dict[str, str] = {
     "json": "the payload JSON reader, applied inside decode (and by Event.raw_json)",
     "dedupe": "runtime-internal: applied by the core's prepare() once the runtime calls it",
     "state": "runtime-internal: the private per-user state root prepare() and install use",
+    "matrix": "documentation: the support matrix is `agenthooks capabilities --table` and docs/support-matrix.md, derived from the rows capability_of returns",
     "failsafe": "rendered at build time into _fail_table.json, which _failsafe.py reads when _native cannot load",
 }
 

@@ -661,6 +661,19 @@ def _launch(argv: Sequence[str]) -> Optional[_Plan]:
     return plan
 
 
+def _help(argv: Sequence[str]) -> Optional[_Response]:
+    """``runtime::launch``'s ``--help``: ``--help`` or ``-h`` after the
+    ``agenthooks`` word answers the run entry's usage on stdout, exit 0."""
+    if "agenthooks" not in argv:
+        return None
+    rest = argv[list(argv).index("agenthooks") + 1:]
+    if not any(a in ("--help", "-h") for a in rest):
+        return None
+    prog = argv[0] if argv else "<program>"
+    return _Response(stdout=_table()["run_usage"].replace("@@PROGRAM@@", prog),
+                     stderr=f"agenthooks: {_CAUSE}\n", exit_code=0)
+
+
 def _usage(argv: Sequence[str]) -> _Response:
     prog = argv[0] if argv else "<program>"
     return _Response(
@@ -680,6 +693,9 @@ def _cannot_serve(plan: _Plan) -> Optional[_Response]:
 def run(router: Any, argv: Sequence[str], payload: Any) -> _Response:
     """``agenthooks.run`` while the core cannot load: the failsafe answer."""
     argv = list(argv)
+    helped = _help(argv)
+    if helped is not None:
+        return helped
     plan = _launch(argv)
     if plan is None:
         return _usage(argv)
@@ -780,6 +796,11 @@ def main(router: Any, argv: Optional[Sequence[str]] = None) -> NoReturn:
     """``agenthooks.main`` while the core cannot load: reads the payload,
     writes the failsafe answer, exits with its code."""
     argv = list(sys.argv if argv is None else argv)
+    helped = _help(argv)
+    if helped is not None:
+        _write(2, helped.stderr)
+        _write(1, helped.stdout)
+        sys.exit(0)
     plan = _launch(argv)
     if plan is None:
         r = _usage(argv)

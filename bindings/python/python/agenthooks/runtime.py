@@ -226,8 +226,10 @@ def main(router: Router, argv: Optional[Sequence[str]] = None) -> NoReturn:
     argv = list(sys.argv if argv is None else argv)
     args = _native.launch(argv)
     if isinstance(args, Response):
-        # No `agenthooks` word (usage, 64), or `serve` with a bad value (2).
+        # No `agenthooks` word (usage, 64), `serve` with a bad value (2),
+        # or `--help` (the usage on stdout, 0).
         sys.stderr.write(args.stderr)
+        sys.stdout.write(args.stdout)
         _flush_quietly()
         sys.exit(args.exit_code)
     _flush_quietly()
