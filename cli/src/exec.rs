@@ -96,6 +96,8 @@ fn run(inv: &Invocation, command: &[String]) -> Response {
 
 /// Writes the agent's answer; a failed write of stdout is exit code 1.
 fn emit_answer(resp: &Response) -> ExitCode {
+    // As a hook process writes it: the notes too, where safe (AGENTHOOKS_NOTES).
+    let resp = &agenthooks::runtime::with_notes_on_stderr(resp.clone());
     let _ = std::io::stderr().write_all(resp.stderr.as_bytes());
     let mut out = std::io::stdout().lock();
     if out

@@ -10,6 +10,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 mod install;
+mod sample;
 
 #[derive(Parser)]
 #[command(
@@ -93,6 +94,8 @@ enum Cmd {
     Doctor(install::DoctorArgs),
     /// List the backups install kept, or put one back.
     Restore(install::RestoreArgs),
+    /// Print a sample payload of an agent (to try a hook with).
+    Sample(sample::SampleArgs),
 }
 
 fn main() -> ExitCode {
@@ -124,6 +127,7 @@ fn main() -> ExitCode {
         Cmd::Uninstall(a) => install::install_cmd(&a, agenthooks::install::Action::Uninstall),
         Cmd::Doctor(a) => install::doctor_cmd(&a),
         Cmd::Restore(a) => install::restore_cmd(&a),
+        Cmd::Sample(a) => sample::sample_cmd(&a),
     }
 }
 
@@ -194,6 +198,9 @@ fn emit(resp: &Response, as_json: bool) -> ExitCode {
         say(&resp.to_json());
         return ExitCode::SUCCESS;
     }
+    // As a hook process writes it: the notes too, where that is safe
+    // (AGENTHOOKS_NOTES).
+    let resp = &agenthooks::runtime::with_notes_on_stderr(resp.clone());
     let _ = std::io::stderr().write_all(resp.stderr.as_bytes());
     let mut out = std::io::stdout().lock();
     let _ = out.write_all(resp.stdout.as_bytes());

@@ -609,3 +609,94 @@ fn install_all_never_double_wires_and_warns_on_relative_args() {
     assert_eq!(stderr(&o).matches("cursor:").count(), 1, "{}", stderr(&o));
     let _ = std::fs::remove_dir_all(&d);
 }
+
+#[test]
+fn sample_payloads_decode_as_their_agent_with_the_command() {
+    for agent in [
+        "claude-code",
+        "codex",
+        "cursor",
+        "gemini",
+        "kimi-code",
+        "copilot",
+    ] {
+        let o = run(
+            &["sample", "--provider", agent, "--command", "rm -rf build/"],
+            "",
+        );
+        assert_eq!(code(&o), 0, "{agent}: {}", stderr(&o));
+        // Decoded by the agent's own dialect with no --event: it names itself.
+        let d = run(&["decode", "--provider", agent], &stdout(&o));
+        assert_eq!(code(&d), 0, "{agent}: {}", stderr(&d));
+        assert_eq!(stderr(&d), "", "{agent}: no warning");
+        let ev = json_out(&d);
+        assert_eq!(ev["kind"], "tool.pre", "{agent}: {ev}");
+        assert_eq!(ev["tool"]["command"], "rm -rf build/", "{agent}: {ev}");
+    }
+    let o = run(
+        &[
+            "sample",
+            "--provider",
+            "gemini",
+            "--kind",
+            "prompt.submitted",
+        ],
+        "",
+    );
+    assert_eq!(code(&o), 0);
+    assert_eq!(json_out(&o)["hook_event_name"], "BeforeAgent");
+    let o = run(
+        &["sample", "--provider", "codex", "--event", "BeforeTool"],
+        "",
+    );
+    assert_eq!(code(&o), 1);
+    assert!(
+        stderr(&o).contains("not an event of codex"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["sample", "--provider", "opencode"], "");
+    assert_eq!(code(&o), 1);
+    assert!(stderr(&o).contains("in-process"), "{}", stderr(&o));
+}
+
+#[test]
+fn respond_writes_notes_to_stderr_where_safe() {
+    let ask = r#"{"kind":"ask","reason":"sure?"}"#;
+    let o = run(
+        &["respond", "--provider", "codex", "--decision", ask],
+        CODEX_PRE,
+    );
+    assert_eq!(code(&o), 0);
+    assert!(
+        stdout(&o).contains(r#""permissionDecision":"deny""#),
+        "{}",
+        stdout(&o)
+    );
+    assert!(
+        stderr(&o).contains("agenthooks: note: degraded ask -> deny"),
+        "{}",
+        stderr(&o)
+    );
+    let o = Command::new(BIN)
+        .args(["respond", "--provider", "codex", "--decision", ask])
+        .env("AGENTHOOKS_NOTES", "0")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            c.stdin.take().unwrap().write_all(CODEX_PRE.as_bytes())?;
+            c.wait_with_output()
+        })
+        .unwrap();
+    assert_eq!(stderr(&o), "");
+    // Kimi Code blocks with exit 2 and the reason on stderr: no notes there.
+    let kimi = r#"{"hook_event_name":"PreToolUse","session_id":"s","cwd":"/w","tool_name":"Bash","tool_input":{"command":"ls"},"tool_call_id":"c"}"#;
+    let o = run(
+        &["respond", "--provider", "kimi-code", "--decision", ask],
+        kimi,
+    );
+    assert_eq!(code(&o), 2);
+    assert!(!stderr(&o).contains("note:"), "{}", stderr(&o));
+}
