@@ -11,7 +11,7 @@ GO_ENV := GOTOOLCHAIN=local CGO_ENABLED=1
 GO_PLATFORM = $(shell cd $(GO_DIR) && $(GO_ENV) $(GO) env GOOS)_$(shell cd $(GO_DIR) && $(GO_ENV) $(GO) env GOARCH)
 
 go-lib: ffi-lib
-	@command -v $(GO) >/dev/null || { echo "go-lib: no Go toolchain on PATH (see TOOLCHAIN.md)"; exit 1; }
+	@command -v $(GO) >/dev/null || { echo "go-lib: no Go toolchain on PATH (Go 1.26 with cgo and a C compiler; see docs/building.md#go)"; exit 1; }
 	mkdir -p $(GO_DIR)/lib/$(GO_PLATFORM) $(GO_DIR)/include
 	cp $(FFI_LIB_A) $(GO_DIR)/lib/$(GO_PLATFORM)/libagenthooks_ffi.a
 	cp include/agenthooks.h $(GO_DIR)/include/agenthooks.h

@@ -15,7 +15,7 @@ PY_BIN      := $(PY_VENV)/bin/python
 PY_WHEELS   := $(PY_CACHE)/wheels
 PY_STAMP    := $(PY_VENV)/.tools-installed
 # The tools the suite needs; maturin 1.16 and pyo3 0.30 are the pair
-# verified together (TOOLCHAIN.md).
+# verified together (docs/building.md#python).
 PY_TOOLS    := "maturin>=1.16,<2" "mypy>=1.10" "pytest>=8"
 PY_ENV      := PYO3_PYTHON=$(abspath $(PY_BIN))
 # The suite builds the wheel in the dev profile: it reuses the core that

@@ -71,6 +71,16 @@ pub fn section(p: Provider) -> &'static str {
     }
 }
 
+/// A quirk's source as the page shows it: the research file names (not
+/// part of the repository) become the agent's id.
+fn source_text(source: &str) -> String {
+    let mut s = source.to_string();
+    for p in Provider::ALL {
+        s = s.replace(doc_file(p), p.id());
+    }
+    s
+}
+
 /// The protocol doc file of a provider.
 pub fn doc_file(p: Provider) -> &'static str {
     match p {
@@ -113,9 +123,12 @@ pub fn markdown() -> String {
     out.push_str(
         "Generated from `core/src/quirks.rs` (`agenthooks::quirks::markdown()`); do not edit by hand.\n\
          Regenerate with `AH_UPDATE_QUIRKS_MD=1 cargo test -p agenthooks --lib quirks`.\n\n\
-         One row per entry of each protocol doc's quirk table (`docs/protocols/<agent>.md`), in our own\n\
-         words. Ids are `<provider>/<n>`, `n` the row's number in the doc (tables without numbers are\n\
-         numbered in table order). A fixture pins a quirk by naming it in its description: `quirk <n>`,\n\
+         One row per known quirk of each agent, in our own words, from the project's research into each\n\
+         agent's hook protocol (summarized per agent in [the agent pages](agents/README.md)). Ids are\n\
+         `<provider>/<n>`, `n` the row's number in that research's quirk table (tables without numbers are\n\
+         numbered in table order). Source: the section of that research the row comes from, and how the\n\
+         fact was established (e2e: observed against the real agent; doc: its documentation; src: its\n\
+         source; seen: reported by others; impl: seen in a third-party implementation). A fixture pins a quirk by naming it in its description: `quirk <n>`,\n\
          `<provider>/<n>` or `§<section> #<n>` (`core/tests/quirks_fixtures.rs`). Fixture column:\n\
          `required` means some fixture under `fixtures/<provider>/` must name it; `n/a` gives the reason\n\
          no payload or answer can show it.\n\n",
@@ -137,11 +150,11 @@ pub fn markdown() -> String {
     }
     for p in Provider::ALL {
         out.push_str(&format!(
-            "\n## {} (`{}`, {} {})\n\n",
+            "\n## {} (`{}`, research {}, [agent page](agents/{}.md))\n\n",
             p.display_name(),
             p.id(),
-            doc_file(p),
-            section(p)
+            section(p),
+            p.id()
         ));
         out.push_str(
             "| Id | Event | Capability | Versions | Behaviour | Mitigation | Fixture | Source |\n\
@@ -161,7 +174,7 @@ pub fn markdown() -> String {
                 cell(q.behaviour),
                 cell(q.mitigation),
                 cell(&fixture),
-                cell(q.source)
+                cell(&source_text(q.source))
             ));
         }
     }
