@@ -1,6 +1,7 @@
 // Package agenthooks writes a coding-agent hook once and runs it on every
 // agent: Claude Code, OpenAI Codex CLI, Cursor, Gemini CLI, Kimi Code and
-// GitHub Copilot CLI.
+// GitHub Copilot CLI as a command hook, OpenCode and OpenClaw through their
+// plugin bridge (Main answers `<program> agenthooks serve`).
 //
 // The agenthooks Rust core does the protocol work (decoding each agent's
 // payload into one Event, encoding a Decision into that agent's exact
