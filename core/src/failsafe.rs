@@ -34,9 +34,6 @@ pub const MARKER: &str = "agenthooks: native_unavailable: ";
 /// Stands for `native_unavailable: <cause>` in the table's answers.
 pub const PLACEHOLDER: &str = "@@CAUSE@@";
 
-/// Stands for the program (argv\[0\]) in the table's `run_usage`.
-pub const PROGRAM_PLACEHOLDER: &str = "@@PROGRAM@@";
-
 /// Version of the table's layout (bumped when a field changes meaning).
 pub const FORMAT: u32 = 1;
 
@@ -190,9 +187,8 @@ pub fn table() -> Value {
         "code": CODE,
         "marker": MARKER,
         "placeholder": PLACEHOLDER,
-        // `<program> agenthooks run --help`: the usage on stdout, exit 0,
-        // with PROGRAM_PLACEHOLDER standing for argv[0].
-        "run_usage": crate::runtime::run_usage(Some(PROGRAM_PLACEHOLDER)),
+        // `<program> agenthooks run --help`: the usage on stdout, exit 0.
+        "run_usage": crate::runtime::run_usage(),
         "max_bytes": DEFAULT_MAX_BYTES,
         "policy": Policy::default(),
         "error_codes": ErrorCode::ALL.iter().map(|c| c.as_str()).collect::<Vec<_>>(),

@@ -144,8 +144,10 @@ fn wants_help<S: AsRef<str>>(argv: &[S]) -> bool {
 }
 
 /// The run entry's usage (`<program> agenthooks run --help`, on stdout).
-pub fn run_usage(program: Option<&str>) -> String {
-    let prog = program.unwrap_or("<program>");
+/// The same text in every language (the program's own name differs with
+/// how it is started: `python3 guard.py`, `node guard.mjs`, a binary).
+pub fn run_usage() -> String {
+    let prog = "<program>";
     let agents: Vec<&str> = Provider::ALL.iter().map(|p| p.id()).collect();
     format!(
         "usage: {prog} agenthooks run --provider=<agent> [options]   (the hook payload on stdin)
@@ -183,7 +185,7 @@ pub fn launch<S: AsRef<str>>(argv: &[S]) -> Launch {
     if wants_help(argv) {
         // Before anything else: no stdin is read, nothing is decided.
         return Launch::Answer(Response {
-            stdout: run_usage(argv.first().map(AsRef::as_ref)),
+            stdout: run_usage(),
             exit_code: 0,
             ..Response::default()
         });

@@ -43,7 +43,11 @@ enum Intro {
 
 #[test]
 fn every_introduction_names_every_agent() {
-    assert_eq!(Provider::ALL.len(), 8, "update this test's names with the provider list");
+    assert_eq!(
+        Provider::ALL.len(),
+        8,
+        "update this test's names with the provider list"
+    );
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut missing = Vec::new();
     for (file, intro) in PLACES {
@@ -65,5 +69,8 @@ fn every_introduction_names_every_agent() {
             }
         }
     }
-    assert!(missing.is_empty(), "agent lists missing agents: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "agent lists missing agents: {missing:?}"
+    );
 }

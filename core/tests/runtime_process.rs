@@ -133,7 +133,7 @@ fn help_never_reads_stdin() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(status.code(), Some(0), "{text}");
     assert!(
-        text.starts_with("usage: hook agenthooks run --provider=<agent>"),
+        text.starts_with("usage: <program> agenthooks run --provider=<agent>"),
         "{text}"
     );
     assert!(text.contains("--fail=open|closed"), "{text}");

@@ -535,8 +535,7 @@ function answerPlan(router, plan, bytes) {
 function help(argv) {
   const at = argv.indexOf('agenthooks')
   if (at < 0 || !argv.slice(at + 1).some((a) => a === '--help' || a === '-h')) return null
-  const prog = argv[0] ?? '<program>'
-  return { stdout: tableOf().run_usage.split('@@PROGRAM@@').join(prog), stderr: `agenthooks: ${unavailable()}\n`, exit_code: 0, notes: [] }
+  return { stdout: tableOf().run_usage, stderr: `agenthooks: ${unavailable()}\n`, exit_code: 0, notes: [] }
 }
 
 function usage(argv) {

@@ -669,8 +669,7 @@ def _help(argv: Sequence[str]) -> Optional[_Response]:
     rest = argv[list(argv).index("agenthooks") + 1:]
     if not any(a in ("--help", "-h") for a in rest):
         return None
-    prog = argv[0] if argv else "<program>"
-    return _Response(stdout=_table()["run_usage"].replace("@@PROGRAM@@", prog),
+    return _Response(stdout=_table()["run_usage"],
                      stderr=f"agenthooks: {_CAUSE}\n", exit_code=0)
 
 
