@@ -1457,10 +1457,11 @@ struct ah_str ah_invocation_policy_json(const struct ah_invocation *inv);
  * continuation for the loop guard.
  *
  * On `AH_OK` `*out` gets an owned `ah_response`: write its stdout and
- * stderr and exit with its code. (With `AGENTHOOKS_NOTES` set in the
- * environment, the notes are appended to its stderr, as the Rust
- * runtime does; the same holds for the answer of
- * `ah_invocation_prepare`.) Fails only with `AH_ERR_NULL_ARG` or
+ * stderr and exit with its code. (The notes are appended to its stderr
+ * as the Rust runtime does, per `AGENTHOOKS_NOTES`: by default on exit
+ * code 0, `1` always, `0` never; the same holds for the answer of
+ * `ah_invocation_prepare`. Not for a `serve` line, whose reply carries
+ * the notes itself.) Fails only with `AH_ERR_NULL_ARG` or
  * `AH_ERR_ALREADY_USED` (a second complete call); then `*out` is
  * untouched and, if `err` is not NULL, `*err` gets an owned error. Needs
  * exclusive access to `inv`; keeps no pointer after return.

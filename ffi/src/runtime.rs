@@ -42,6 +42,9 @@ pub struct ah_invocation {
     policy_json: NulStr,
     event_view: std::sync::OnceLock<NulStr>,
     completed: bool,
+    /// Prepared for a `serve` line: the reply carries the notes in its own
+    /// field, so none go to stderr (as the Rust server answers).
+    serve: bool,
 }
 
 /// Keeps stray prints off stdout while a hook runs (fd 1 points at
@@ -439,6 +442,7 @@ pub unsafe extern "C" fn ah_invocation_prepare(
             Some(e) => Err(e.to_core()),
             None => Ok(bytes.to_vec()),
         };
+        let serve = a.plan.args.command == "serve";
         match start(&a.plan, &p, read) {
             Ok(mut inv) => {
                 let event = ah_event::shared(&mut inv.event);
@@ -450,12 +454,18 @@ pub unsafe extern "C" fn ah_invocation_prepare(
                     policy_json,
                     event_view: std::sync::OnceLock::new(),
                     completed: false,
+                    serve,
                 };
                 // SAFETY: `out_invocation` checked non-NULL above.
                 unsafe { ptr::give(out_invocation, v) }
             }
             Err(answer) => {
-                let r = ah_response::new(with_notes_on_stderr(answer));
+                let answer = if serve {
+                    answer
+                } else {
+                    with_notes_on_stderr(answer)
+                };
+                let r = ah_response::new(answer);
                 // SAFETY: `out_answer` checked non-NULL above.
                 unsafe { ptr::give(out_answer, r) }
             }
@@ -552,11 +562,17 @@ pub unsafe extern "C" fn ah_invocation_policy_json(inv: *const ah_invocation) ->
 
 fn complete(i: &mut ah_invocation, outcome: Result<agenthooks::Decision, Error>) -> ah_response {
     i.completed = true;
-    ah_response::new(with_notes_on_stderr(i.inv.complete(outcome)))
+    let resp = i.inv.complete(outcome);
+    ah_response::new(if i.serve {
+        resp
+    } else {
+        with_notes_on_stderr(resp)
+    })
 }
 
-/// The opt-in `AGENTHOOKS_NOTES` diagnostics of a hook process: each note
-/// appended to stderr, exactly as `runtime::run_process` writes them (the
+/// The `AGENTHOOKS_NOTES` diagnostics of a hook process (by default where
+/// the agent does not read stderr as the answer): each note appended to
+/// stderr, exactly as `runtime::run_process` writes them (the
 /// core keeps that block inside `run_process`; this mirrors it for
 /// programs in other languages, and the Go end-to-end test compares the
 /// two byte for byte). Delegates to the core.
@@ -570,10 +586,11 @@ fn with_notes_on_stderr(resp: Response) -> Response {
 /// continuation for the loop guard.
 ///
 /// On `AH_OK` `*out` gets an owned `ah_response`: write its stdout and
-/// stderr and exit with its code. (With `AGENTHOOKS_NOTES` set in the
-/// environment, the notes are appended to its stderr, as the Rust
-/// runtime does; the same holds for the answer of
-/// `ah_invocation_prepare`.) Fails only with `AH_ERR_NULL_ARG` or
+/// stderr and exit with its code. (The notes are appended to its stderr
+/// as the Rust runtime does, per `AGENTHOOKS_NOTES`: by default on exit
+/// code 0, `1` always, `0` never; the same holds for the answer of
+/// `ah_invocation_prepare`. Not for a `serve` line, whose reply carries
+/// the notes itself.) Fails only with `AH_ERR_NULL_ARG` or
 /// `AH_ERR_ALREADY_USED` (a second complete call); then `*out` is
 /// untouched and, if `err` is not NULL, `*err` gets an owned error. Needs
 /// exclusive access to `inv`; keeps no pointer after return.
