@@ -15,7 +15,8 @@ docs-check:
 TIER1_EXTRA += docs-check
 
 # The guide builds what a reader builds (the CLI, the Python wheel, the
-# Node addon, the Go library, a Rust crate) in .cache/getting-started/.
+# Node addon, the Go library, a Rust crate); its scratch HOME is under
+# ~/.cache/agenthooks-getting-started (outside the repository).
 getting-started: build
 	$(PYTHON) scripts/getting_started.py
 

@@ -8,8 +8,10 @@ lines the output of the ```sh block before it must contain (each line,
 `…` standing for anything, found within one line of that output). Blocks
 between `<!-- lang: X -->` and `<!-- /lang -->` belong to language X only.
 All blocks of one language run as one bash script (`set -euo pipefail`)
-from the repository root, with HOME set to a scratch directory, so cd,
-variables and files carry over as they do for a reader.
+from the repository root, with HOME set to a scratch directory (outside
+the repository, under the user's cache directory), so cd, variables and
+files carry over as they do for a reader. The run must leave the
+repository's files as it found them.
 
 Usage: getting_started.py [LANG ...]   (default: every language of the page)
 """
@@ -26,7 +28,10 @@ from typing import Dict, List, Optional, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "getting-started.md"
-SCRATCH = ROOT / ".cache" / "getting-started"
+# Outside the repository: `cargo new` inside the workspace directory would
+# add the reader's crate to the workspace's members. A cache directory, so
+# the Rust guard's build is reused between runs.
+SCRATCH = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "agenthooks-getting-started"
 
 Block = Tuple[str, str, Optional[str], Optional[str]]  # (kind, text, lang, path)
 
@@ -178,7 +183,13 @@ def run(lang: str, blocks: List[Block]) -> bool:
     return True
 
 
+STATUS_AT_START = ""
+
+
 def main(argv: List[str]) -> int:
+    global STATUS_AT_START
+    STATUS_AT_START = subprocess.run(["git", "status", "--porcelain"], cwd=ROOT, capture_output=True,
+                                     text=True).stdout
     blocks = parse(PAGE.read_text())
     langs = languages(blocks)
     want = argv or langs
@@ -188,6 +199,10 @@ def main(argv: List[str]) -> int:
               file=sys.stderr)
         return 2
     results = [run(l, blocks) for l in want]
+    before = subprocess.run(["git", "status", "--porcelain"], cwd=ROOT, capture_output=True, text=True).stdout
+    if before != STATUS_AT_START:
+        print("getting-started: the guide changed files of the repository:\n" + before, file=sys.stderr)
+        return 1
     return 0 if all(results) else 1
 
 
