@@ -188,7 +188,7 @@ pub fn table() -> Value {
         "marker": MARKER,
         "placeholder": PLACEHOLDER,
         // `<program> agenthooks run --help`: the usage on stdout, exit 0.
-        "run_usage": crate::runtime::run_usage(),
+        "run_usage": crate::usage::run_usage(),
         "max_bytes": DEFAULT_MAX_BYTES,
         "policy": Policy::default(),
         "error_codes": ErrorCode::ALL.iter().map(|c| c.as_str()).collect::<Vec<_>>(),

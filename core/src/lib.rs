@@ -44,6 +44,7 @@ pub mod router;
 pub mod runtime;
 pub mod serve;
 pub mod state;
+mod usage;
 pub use router::{
     Handler, Matcher, PermissionRequestEvent, PromptEvent, Router, StopEvent, ToolErrorEvent,
     ToolPostEvent, ToolPreEvent, all, any, handler, when,
