@@ -363,7 +363,12 @@ pub fn read_stdin(limit: usize) -> Result<Vec<u8>, Error> {
 
 /// The effective policy: the router's, with argv overrides.
 pub fn effective_policy(router: &Router, args: &RunArgs) -> Policy {
-    let mut p = router.get_policy().clone();
+    effective_policy_of(router.get_policy(), args)
+}
+
+/// The effective policy: `policy`, with argv overrides.
+pub fn effective_policy_of(policy: &Policy, args: &RunArgs) -> Policy {
+    let mut p = policy.clone();
     if let Some(f) = args.fail {
         p.fail = f;
     }
@@ -443,7 +448,7 @@ pub fn prepare(
     // `--match` / `--hook-id`: where an agent's matcher dialect could not
     // express the manifest's matcher, the config matches broadly and we
     // filter here (a non-matching call answers the no-op).
-    crate::install::filter::gate(args, &event, &policy)?;
+    crate::install::filter::gate(args.matcher.as_deref(), &event, &policy)?;
     // Cursor fires a generic and a specific hook for one call, each in its
     // own process: the second to arrive answers the no-op. State that
     // cannot be used safely is reported; the event is handled (a double
@@ -503,8 +508,16 @@ pub fn prepare(
 
 impl Invocation {
     /// Encodes the handlers' outcome (a decision, or the error / panic /
-    /// timeout that replaced it) into the agent's answer.
+    /// timeout that replaced it) into the agent's answer, as the hook
+    /// process writes it (with the opt-in notes on stderr:
+    /// [`with_notes_on_stderr`]). Every language's run completes here.
     pub fn complete(&self, decision: Result<Decision, Error>) -> Response {
+        with_notes_on_stderr(self.encode(decision))
+    }
+
+    /// [`Invocation::complete`] without the notes on stderr: the serve
+    /// bridge carries the notes in its reply frame.
+    pub(crate) fn encode(&self, decision: Result<Decision, Error>) -> Response {
         let ev = &*self.event;
         let mut r =
             match decision.and_then(|d| Ok((d.kind, dialect::respond(ev, &d, &self.policy)?))) {
@@ -545,7 +558,7 @@ pub fn start(
     };
     let with_warnings = |mut r: Response| {
         r.stderr.insert_str(0, &plan.warnings);
-        r
+        with_notes_on_stderr(r)
     };
     if let Some(problem) = &plan.problem {
         return Err(with_warnings(problem_answer(
@@ -758,7 +771,7 @@ pub fn run_argv<S: AsRef<str>>(router: Arc<Router>, argv: &[S], stdin: &[u8]) ->
             run_plan(router, &plan, bytes)
         }
     };
-    with_notes_on_stderr(resp)
+    resp
 }
 
 /// Runs one hook invocation end to end and returns the agent's answer.
@@ -767,7 +780,7 @@ pub fn run_argv<S: AsRef<str>>(router: Arc<Router>, argv: &[S], stdin: &[u8]) ->
 pub fn run(router: Arc<Router>, args: &RunArgs, payload: Result<Vec<u8>, Error>) -> Response {
     let inv = match prepare(args, router.get_policy(), payload) {
         Ok(inv) => inv,
-        Err(answer) => return answer,
+        Err(answer) => return with_notes_on_stderr(answer),
     };
     // No handler, observer or middleware for this event (a guard that
     // ignores PostToolUse, say): nothing can hang, so no handler thread.
@@ -926,14 +939,6 @@ impl StdoutGuard {
     }
 }
 
-/// The whole author-side run for a Rust hook program: parses argv, reads
-/// stdin, runs the router, writes the agent's answer and exits.
-pub fn main(router: Router) -> ! {
-    let argv: Vec<String> = std::env::args().collect();
-    let code = run_process(router, &argv);
-    std::process::exit(code)
-}
-
 /// The response as a hook process writes it: with `AGENTHOOKS_NOTES` set
 /// (opt-in, for demos and debugging — some agents read stderr as a verdict),
 /// each note is appended to stderr. Every language's `main()` calls this.
@@ -953,51 +958,6 @@ pub fn with_notes_on_stderr(mut resp: Response) -> Response {
         }
     }
     resp
-}
-
-/// [`main`] without the exit, for tests and embedding: [`launch`], then
-/// stdin ([`read_stdin`]) and [`run_plan`] (or the `serve` loop), then the
-/// answer on the real stdout (stray prints of handlers go to stderr).
-pub fn run_process(router: Router, argv: &[String]) -> i32 {
-    let plan = match launch(argv) {
-        Launch::Answer(r) => return write_process_answer(&r, None),
-        Launch::Serve(plan) => {
-            if !plan.warnings.is_empty() {
-                let mut err = std::io::stderr().lock();
-                let _ = err.write_all(plan.warnings.as_bytes());
-                let _ = err.flush();
-            }
-            // NDJSON over stdio for the OpenCode / OpenClaw plugin bridges.
-            return crate::serve::serve_process(router, &plan.args);
-        }
-        Launch::Run(plan) => plan,
-    };
-    let guard = StdoutGuard::divert();
-    let stdin = read_stdin(plan.read_limit());
-    let resp = with_notes_on_stderr(run_plan(Arc::new(router), &plan, stdin));
-    write_process_answer(&resp, Some(&guard))
-}
-
-/// Writes stderr, then stdout (through the guard when there is one);
-/// returns the exit code (1 when stdout cannot be written).
-fn write_process_answer(resp: &Response, guard: Option<&StdoutGuard>) -> i32 {
-    if !resp.stderr.is_empty() {
-        let mut err = std::io::stderr().lock();
-        let _ = err.write_all(resp.stderr.as_bytes());
-        let _ = err.flush();
-    }
-    let written = match guard {
-        Some(g) => g.write_answer(resp.stdout.as_bytes()),
-        None => {
-            let mut out = std::io::stdout().lock();
-            out.write_all(resp.stdout.as_bytes())
-                .and_then(|()| out.flush())
-        }
-    };
-    if written.is_err() {
-        return 1;
-    }
-    resp.exit_code
 }
 
 #[cfg(test)]
