@@ -2,10 +2,10 @@
 
 use std::sync::{Arc, OnceLock};
 
-use agenthooks::{DecodeOptions, Detection, Error, Event, Provider};
+use agenthooks::{DecodeOptions, Detection, Error, Event};
 
-use crate::error::{Fail, ah_error, ah_status};
-use crate::info::{kind_cstr, provider_cstr};
+use crate::error::{ah_error, ah_status};
+use crate::info::{kind_cstr, provider, provider_cstr};
 use crate::panic::{guard, guard_value};
 use crate::ptr::{self, NulStr, ah_str};
 
@@ -51,10 +51,6 @@ impl ah_event {
     }
 }
 
-/// Parses a provider id or alias.
-pub(crate) fn provider(s: &str) -> Result<Provider, Fail> {
-    Provider::parse(s).map_err(Fail::Core)
-}
 
 /// Makes decode options with the defaults (variant and event from the
 /// payload, detection `config`, the core's payload size limit). Returns

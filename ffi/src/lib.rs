@@ -15,9 +15,11 @@
 mod panic;
 mod ptr;
 mod sigpipe;
+mod text;
 
 pub mod buf;
 pub mod error;
+pub mod error_api;
 pub mod event;
 pub mod host;
 pub mod info;
@@ -32,7 +34,7 @@ pub use buf::ah_buf;
 pub use error::{ah_error, ah_status};
 pub use event::{ah_decode_options, ah_event};
 pub use merge::ah_fold;
-pub use ptr::ah_str;
+pub use text::ah_str;
 pub use respond::ah_response;
 pub use router::{ah_dispatch, ah_router};
 pub use runtime::{ah_invocation, ah_run_args, ah_stdout_guard};

@@ -11,7 +11,7 @@ use agenthooks::dialect::DEFAULT_MAX_BYTES;
 use agenthooks::runtime::{
     Invocation, Launch, Plan, StdoutGuard, parse_args, read_bounded, read_limited, start,
 };
-use agenthooks::{Error, ErrorCode, Response};
+use agenthooks::{Error, ErrorCode};
 
 use crate::buf::ah_buf;
 use crate::error::{Fail, ah_error, ah_status, core_code, error_of, status_from_u32};
@@ -455,7 +455,7 @@ pub unsafe extern "C" fn ah_invocation_prepare(
                 unsafe { ptr::give(out_invocation, v) }
             }
             Err(answer) => {
-                let r = ah_response::new(with_notes_on_stderr(answer));
+                let r = ah_response::new(answer);
                 // SAFETY: `out_answer` checked non-NULL above.
                 unsafe { ptr::give(out_answer, r) }
             }
@@ -552,16 +552,9 @@ pub unsafe extern "C" fn ah_invocation_policy_json(inv: *const ah_invocation) ->
 
 fn complete(i: &mut ah_invocation, outcome: Result<agenthooks::Decision, Error>) -> ah_response {
     i.completed = true;
-    ah_response::new(with_notes_on_stderr(i.inv.complete(outcome)))
-}
-
-/// The opt-in `AGENTHOOKS_NOTES` diagnostics of a hook process: each note
-/// appended to stderr, exactly as `runtime::run_process` writes them (the
-/// core keeps that block inside `run_process`; this mirrors it for
-/// programs in other languages, and the Go end-to-end test compares the
-/// two byte for byte). Delegates to the core.
-fn with_notes_on_stderr(resp: Response) -> Response {
-    agenthooks::runtime::with_notes_on_stderr(resp)
+    // The core's one completion: encode, or the fail policy, plus the
+    // opt-in `AGENTHOOKS_NOTES` lines on stderr.
+    ah_response::new(i.inv.complete(outcome))
 }
 
 /// Step three with the handlers' decision (decision JSON; NULL with length
