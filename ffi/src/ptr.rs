@@ -7,8 +7,8 @@ use std::ffi::c_char;
 
 use crate::error::Fail;
 
-pub use crate::text::ah_str;
 pub(crate) use crate::text::NulStr;
+pub use crate::text::ah_str;
 
 /// Bytes given as pointer + length. NULL with length 0 is the empty
 /// slice; NULL with a length is `AH_ERR_NULL_ARG`.
