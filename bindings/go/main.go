@@ -203,12 +203,19 @@ func completeDecision(inv *C.ah_invocation, d Decision) *Response {
 // completeError completes with a handler's error: an *Error keeps its
 // code, anything else is a handler_error.
 func completeError(inv *C.ah_invocation, err error) *Response {
+	st, msg := errorStatus(err)
+	return completeStatus(inv, st, msg)
+}
+
+// errorStatus is the status and message a handler's error completes with:
+// an *Error keeps its code, anything else is a handler_error.
+func errorStatus(err error) (C.uint32_t, string) {
 	code, msg := codeAndMessage(err)
 	st := statusOfCode(code)
 	if st == 0 || st < 100 && st != C.AH_ERR_INVALID_UTF8 && st != C.AH_ERR_PANIC {
 		st, msg = C.AH_ERR_HANDLER_ERROR, err.Error()
 	}
-	return completeStatus(inv, C.uint32_t(st), msg)
+	return C.uint32_t(st), msg
 }
 
 func completeStatus(inv *C.ah_invocation, st C.uint32_t, msg string) *Response {

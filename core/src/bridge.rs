@@ -422,6 +422,9 @@ struct Running {
     session: String,
     len: usize,
     inv: Invocation,
+    /// [`Bridge::abandoned_done`] came before [`Outcome::TimedOut`] (the
+    /// handlers returned just as the driver gave up on them).
+    ended: bool,
 }
 
 /// The serve bridge's state (module docs). Not thread-safe by itself: a
@@ -567,7 +570,9 @@ impl Bridge {
         let decision = match outcome {
             Outcome::Done(d) => d,
             Outcome::TimedOut => {
-                self.abandoned.insert(id, ());
+                if !r.ended {
+                    self.abandoned.insert(id, ());
+                }
                 Err(Error::HandlerTimeout {
                     ms: r.inv.deadline_ms,
                 })
@@ -580,10 +585,14 @@ impl Bridge {
         Ok(out)
     }
 
-    /// The abandoned handlers of job `id` (finished with
+    /// The abandoned handlers of job `id` (finished, or about to be, with
     /// [`Outcome::TimedOut`]) have ended; no-op for any other id.
     pub fn abandoned_done(&mut self, id: u64) {
-        self.abandoned.remove(&id);
+        if self.abandoned.remove(&id).is_none() {
+            if let Some(r) = self.running.get_mut(&id) {
+                r.ended = true;
+            }
+        }
     }
 
     /// A request of `session` (which is marked as having one running) is
@@ -654,6 +663,7 @@ impl Bridge {
                         session,
                         len,
                         inv,
+                        ended: false,
                     },
                 );
             }
@@ -805,7 +815,11 @@ mod tests {
             true
         );
         b.abandoned_done(j.id);
-        assert_eq!(seqs(&b.feed(&req(3, "b", "ls"))), [3]);
+        let j = b.feed(&req(3, "b", "ls")).jobs.remove(0);
+        // The handlers end just before the driver reports the timeout.
+        b.abandoned_done(j.id);
+        b.finish(j.id, Outcome::TimedOut).unwrap();
+        assert_eq!(b.abandoned(), 0, "not counted as still running");
     }
 
     #[test]

@@ -16,10 +16,11 @@ loop of the plugin bridges instead (``agenthooks::serve``): one hello, then
 one ``{"seq", ...frame}`` request per line, each answered like ``run`` as
 ``{"seq", "output", "notes"?, "error"?}`` (``output`` null for no opinion;
 on any failure the fail policy's answer); bad lines get the same kind of
-reply and the loop goes on; end of input exits 0. Requests run one at a
-time (which keeps every session's order and bounds memory: stdin is not
-read meanwhile); at most ``SERVE_ABANDONED_CAP`` handlers past their
-deadline may still run before requests are refused per the fail policy.
+reply and the loop goes on; end of input exits 0. Every rule of the loop
+(per-session order with sessions in parallel, the queue bound and
+backpressure, stale and refused requests, the replies) is the core's
+serve bridge (``_native.Bridge``); this module reads lines, runs each job's
+handlers on a pool of threads within its deadline and writes the frames.
 
 Nothing but the answer reaches stdout: while handlers run, ``sys.stdout``
 is ``sys.stderr`` and file descriptor 1 points at stderr (so C extensions
@@ -139,79 +140,120 @@ def _read_frame(stream: IO[bytes], limit: int) -> Optional[Tuple[bytes, Optional
     return line, None
 
 
-def _serve_decide(router: Router, inv: Invocation, abandoned: List[Any]) -> Response:
-    """The router within the deadline, as ``_complete``, for the serve
-    loop: a worker past the deadline is abandoned and remembered in
-    ``abandoned`` (its lock is released when it finishes). While
-    ``SERVE_ABANDONED_CAP`` of them still run, the request is not run: the
-    fail policy answers it (``agenthooks::serve::overloaded``)."""
-    event = inv.event
-    if not (router._observers or router._middleware or router.handles(event)):
-        return inv.complete(router.decide(event))  # no user code: nothing can hang
-    abandoned[:] = [d for d in abandoned if not d.acquire(False)]
-    if len(abandoned) >= _native.SERVE_ABANDONED_CAP:
-        return inv.complete_error(AgentHooksError(_native.SERVE_OVERLOADED, code="handler_error"))
-    box: List[_Outcome] = []
-    done = _thread.allocate_lock()
-    done.acquire()
-
-    def work() -> None:
-        try:
-            box.append(router.decide(event))
-        except BaseException as e:  # the fail policy answers it
-            box.append(e)
-        finally:
-            done.release()
-
-    _thread.start_new_thread(work, ())
-    if not done.acquire(True, min(inv.deadline_ms / 1000.0, _thread.TIMEOUT_MAX)):
-        abandoned.append(done)
-        return inv.complete_timeout()
-    outcome = box[0]
-    if isinstance(outcome, Decision):
-        return inv.complete(outcome)
-    return inv.complete_error(outcome if outcome is not None else RuntimeError("no outcome"))
+def _runs_user_code(router: Router, event: Event) -> bool:
+    return bool(router._observers or router._middleware or router.handles(event))
 
 
-def _serve(router: Router, args: _native.RunArgs, stdin: IO[bytes], write: Callable[[Dict[str, Any]], None]) -> int:
-    """The serve loop (``agenthooks::serve::serve``), one request at a time
-    (which keeps every session's order and needs no queue: while a request
-    runs, stdin is not read). Which line is a request, and every reply
-    frame, come from the core (``serve_step``, ``serve_reply``), so the
-    replies are the Rust server's (``fixtures/serve/``). Returns the exit
+def _serve(router: Router, args: _native.RunArgs, stdin: IO[bytes], write: Callable[[bytes], None]) -> int:
+    """The serve loop: a driver over the core's serve bridge. The reader
+    feeds lines while the bridge wants input; ``workers`` threads run the
+    jobs it hands out, each job's handlers on a thread of their own that
+    is abandoned at the deadline; every output's frames are written (by
+    ``write``, one call per output), then its jobs start. Returns the exit
     code."""
-    import json  # the serve loop only: json imports re and enum (milliseconds)
+    import queue
+    import threading
 
     try:
-        if not args.provider:
-            raise AgentHooksError("`serve` needs --provider (opencode or openclaw)", code="invalid_argument")
-        _native.parse_provider(args.provider)
+        bridge = _native.Bridge(args, router.policy)
     except AgentHooksError as e:
         sys.stderr.write(f"agenthooks: {e.code}: {e}\n")
         return 2
-    limit = min(_native.DEFAULT_MAX_BYTES if args.max_bytes is None else args.max_bytes, sys.maxsize - 1)
-    abandoned: List[Any] = []
-    while True:
-        frame = _read_frame(stdin, limit)
-        if frame is None:
-            return 0
-        line, too_long = frame
-        kind, text, _session = _native.serve_step(args, router.policy, line, too_long)
-        if kind == "skip" or text is None:
-            continue
-        if kind == "reply":
-            write(json.loads(text))
-            continue
-        # The whole line is the dialect's payload, as the Rust server passes it.
-        prepared = _native.prepare(args, router.policy, line)
-        resp = prepared if isinstance(prepared, Response) else _serve_decide(router, prepared, abandoned)
-        write(json.loads(_native.serve_reply(text, resp)))
-        if resp.stderr:
+    changed = threading.Condition()
+    jobs: queue.SimpleQueue[Optional[Tuple[int, Event, int]]] = queue.SimpleQueue()
+    out_lock = threading.Lock()
+
+    def emit(out: Tuple[bytes, str, List[Tuple[int, Event, int]]]) -> None:
+        frames, err, ready = out
+        if frames:
+            with out_lock:
+                write(frames)
+        if err:
             try:
-                sys.stderr.write(resp.stderr)
+                sys.stderr.write(err)
                 sys.stderr.flush()
             except (OSError, ValueError):
                 pass
+        for job in ready:
+            jobs.put(job)
+
+    def run(job: Tuple[int, Event, int]) -> None:
+        job_id, event, deadline_ms = job
+        try:
+            if not _runs_user_code(router, event):
+                # No user code runs for this event: nothing can hang.
+                out = bridge.finish(job_id, router.decide(event))
+            else:
+                box: List[_Outcome] = []
+                state = [0]  # 0 running, 1 done, 2 abandoned
+                done = _thread.allocate_lock()
+                done.acquire()
+
+                def work() -> None:
+                    try:
+                        box.append(router.decide(event))
+                    except BaseException as e:  # the fail policy answers it
+                        box.append(e)
+                    finally:
+                        with changed:
+                            late = state[0] == 2
+                            state[0] = 1
+                        if late:
+                            bridge.abandoned_done(job_id)
+                        done.release()
+
+                _thread.start_new_thread(work, ())
+                finished = done.acquire(True, min(deadline_ms / 1000.0, _thread.TIMEOUT_MAX))
+                if not finished:
+                    with changed:
+                        if state[0] == 0:
+                            state[0] = 2
+                        else:
+                            finished = True  # it finished just now
+                    if finished:
+                        done.acquire()  # its release follows at once
+                if not finished:
+                    out = bridge.finish_timeout(job_id)
+                else:
+                    outcome = box[0] if box else None
+                    if isinstance(outcome, Decision):
+                        out = bridge.finish(job_id, outcome)
+                    else:
+                        out = bridge.finish_error(job_id, outcome or RuntimeError("no outcome"))
+        except BaseException as e:  # a bug below the handlers: still answered
+            out = bridge.finish_error(job_id, e)
+        with changed:
+            changed.notify_all()
+        emit(out)
+
+    def worker() -> None:
+        while True:
+            job = jobs.get()
+            if job is None:
+                return
+            run(job)
+
+    limit = min(bridge.max_line, sys.maxsize - 1)
+    workers = [threading.Thread(target=worker, daemon=True, name="agenthooks-serve") for _ in range(bridge.workers)]
+    for t in workers:
+        t.start()
+    while True:
+        with changed:
+            while not bridge.wants_input():
+                changed.wait()
+        frame = _read_frame(stdin, limit)
+        if frame is None:
+            break
+        line, too_long = frame
+        emit(bridge.feed(line, too_long))
+    with changed:
+        while not bridge.idle():
+            changed.wait()
+    for _ in workers:
+        jobs.put(None)
+    for t in workers:
+        t.join()
+    return 0
 
 
 def main(router: Router, argv: Optional[Sequence[str]] = None) -> NoReturn:
@@ -237,11 +279,9 @@ def main(router: Router, argv: Optional[Sequence[str]] = None) -> NoReturn:
         if args.warnings:
             sys.stderr.write(args.warnings)
         # NDJSON over stdio for the OpenCode / OpenClaw plugin bridges.
-        import json
-
-        def write(frame: Dict[str, Any]) -> None:
+        def write(frames: bytes) -> None:
             _flush_quietly()
-            guard.write_answer((json.dumps(frame, separators=(",", ":")) + "\n").encode())
+            guard.write_answer(frames)
 
         try:
             code = _serve(router, args, sys.stdin.buffer, write)
@@ -256,7 +296,6 @@ def main(router: Router, argv: Optional[Sequence[str]] = None) -> NoReturn:
         resp = prepared
     else:
         resp, finished = _complete(router, prepared)
-    resp = _native.with_notes_on_stderr(resp)
     if resp.stderr:
         try:
             sys.stderr.write(resp.stderr)
