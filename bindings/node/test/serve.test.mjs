@@ -9,7 +9,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { AgentHooksError, Decision, Router, serve, version } from 'agenthooks'
+import { AgentHooksError, Decision, Router, parseArgs, serve, version } from 'agenthooks'
 
 const HERE = path.dirname(fileURLToPath(import.meta.url))
 const DIR = path.resolve(HERE, '../../../fixtures/serve')
@@ -46,7 +46,7 @@ function lineOf(entry) {
 
 // Keys sorted, "$VERSION" expanded.
 function canon(v) {
-  if (v === '$VERSION') return JSON.stringify(version())
+  if (v === '$VERSION') return JSON.stringify(version)
   if (Array.isArray(v)) return `[${v.map(canon).join(',')}]`
   if (v && typeof v === 'object') {
     return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canon(v[k])}`).join(',')}}`
@@ -66,7 +66,7 @@ test('serve vectors (in-process serve)', async () => {
     assert.ok(v.description.trim())
     const input = Buffer.concat(v.input.flatMap((e) => [lineOf(e), Buffer.from('\n')]))
     const argv = ['node', 'hook.js', 'agenthooks', 'serve', `--provider=${v.provider}`, ...(v.args ?? [])]
-    const args = { ...(await import('agenthooks')).parseArgs(argv), stateDir: path.join(STATE, String(i)) }
+    const args = { ...parseArgs(argv), stateDir: path.join(STATE, String(i)) }
     const got = await serve(vectorRouter(), argv, input, args)
     assert.equal(got.exit_code, 0, `${v.name}: ${got.stderr}`)
     assert.ok(got.stdout === '' || got.stdout.endsWith('\n'))
