@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -197,52 +196,29 @@ func (s *server) run(job *C.ah_bridge_job) {
 		C.ah_bridge_job_free(job)
 		return
 	}
-	const running, done, abandoned = 0, 1, 2
-	var state atomic.Int32
 	deadline := time.Duration(C.ah_bridge_job_deadline_ms(job)) * time.Millisecond
-	ctx, cancel := context.WithTimeout(s.ctx, deadline)
-	ch := make(chan outcome, 1)
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				buf := make([]byte, 4096)
-				ch <- outcome{panicked: p, stack: buf[:runtime.Stack(buf, false)]}
-			}
-			if state.Swap(done) == abandoned {
-				// Given up on at the deadline: this goroutine owns the job now.
-				C.ah_bridge_abandoned_done(s.b, id)
-				ev.releaseOutput()
-				C.ah_bridge_job_free(job)
-				s.release()
-			}
-		}()
-		d, err := s.r.Decide(ctx, ev)
-		ch <- outcome{d: d, err: err}
-	}()
-	select {
-	case o := <-ch:
-		cancel()
+	s.refs.Add(1) // held by the handler while it may outlive the loop
+	o, abandoned, err := decideWithin(s.ctx, s.r, ev, deadline, func() {
+		// Given up on at the deadline: the handler owned the job since.
+		C.ah_bridge_abandoned_done(s.b, id)
+		ev.releaseOutput()
+		C.ah_bridge_job_free(job)
+		s.release()
+	})
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		s.finishStatus(id, C.AH_ERR_HANDLER_TIMEOUT, "")
+	case err != nil:
+		s.finishStatus(id, C.AH_ERR_HANDLER_ERROR, err.Error())
+	default:
 		s.finishOutcome(id, o)
-	case <-ctx.Done():
-		cancel()
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			s.refs.Add(1)
-			if state.CompareAndSwap(running, abandoned) {
-				s.finishStatus(id, C.AH_ERR_HANDLER_TIMEOUT, "")
-				return
-			}
-			s.refs.Add(-1) // it finished just now
-			s.finishOutcome(id, <-ch)
-		} else {
-			s.finishStatus(id, C.AH_ERR_HANDLER_ERROR, ctx.Err().Error())
-			// The handler may still run: it frees the job when it ends.
-			s.refs.Add(1)
-			if state.CompareAndSwap(running, abandoned) {
-				return
-			}
-			s.refs.Add(-1)
-		}
 	}
+	if abandoned {
+		return // the handler frees the job when it returns
+	}
+	// A timeout whose handler returned just then is not abandoned.
+	C.ah_bridge_abandoned_done(s.b, id)
+	s.refs.Add(-1)
 	ev.releaseOutput()
 	C.ah_bridge_job_free(job)
 }

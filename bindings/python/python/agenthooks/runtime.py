@@ -49,12 +49,17 @@ if TYPE_CHECKING:  # typing is for the type checker only (import cost)
 __all__ = ["main", "run"]
 
 
-def _decide_within(router: Router, event: Event, deadline_ms: int) -> Tuple[_Outcome, bool]:
+def _decide_within(
+    router: Router, event: Event, deadline_ms: int, on_late: Optional[Callable[[], None]] = None
+) -> Tuple[_Outcome, bool]:
     """Runs the router on a worker thread; returns (decision or exception,
     finished). An unfinished worker is abandoned: like a daemon thread it
     never keeps the process alive (a `_thread` thread: `threading` costs
-    milliseconds to import)."""
+    milliseconds to import); ``on_late`` runs when it finishes after all.
+    The one deadline rule of the run and the serve loop."""
     box: List[_Outcome] = []
+    state = [0]  # 0 running, 1 done, 2 abandoned
+    guard = _thread.allocate_lock()
     done = _thread.allocate_lock()
     done.acquire()
 
@@ -64,17 +69,30 @@ def _decide_within(router: Router, event: Event, deadline_ms: int) -> Tuple[_Out
         except BaseException as e:  # the fail policy answers it
             box.append(e)
         finally:
+            with guard:
+                late = state[0] == 2
+                state[0] = 1
+            if late and on_late is not None:
+                on_late()
             done.release()
 
     _thread.start_new_thread(work, ())
     if not done.acquire(True, min(deadline_ms / 1000.0, _thread.TIMEOUT_MAX)):
-        return None, False
-    return box[0], True
+        with guard:
+            if state[0] == 0:
+                state[0] = 2
+                return None, False
+        done.acquire()  # it finished just now; its release follows at once
+    return box[0] if box else None, True
+
+
+def _runs_user_code(router: Router, event: Event) -> bool:
+    return bool(router._observers or router._middleware or router.handles(event))
 
 
 def _complete(router: Router, inv: Invocation) -> Tuple[Response, bool]:
     event = inv.event
-    if not (router._observers or router._middleware or router.handles(event)):
+    if not _runs_user_code(router, event):
         # No user code runs for this event (say, a guard that ignores
         # PostToolUse): nothing can hang, so no worker thread.
         return inv.complete(router.decide(event)), True
@@ -140,10 +158,6 @@ def _read_frame(stream: IO[bytes], limit: int) -> Optional[Tuple[bytes, Optional
     return line, None
 
 
-def _runs_user_code(router: Router, event: Event) -> bool:
-    return bool(router._observers or router._middleware or router.handles(event))
-
-
 def _serve(router: Router, args: _native.RunArgs, stdin: IO[bytes], write: Callable[[bytes], None]) -> int:
     """The serve loop: a driver over the core's serve bridge. The reader
     feeds lines while the bridge wants input; ``workers`` threads run the
@@ -184,42 +198,13 @@ def _serve(router: Router, args: _native.RunArgs, stdin: IO[bytes], write: Calla
                 # No user code runs for this event: nothing can hang.
                 out = bridge.finish(job_id, router.decide(event))
             else:
-                box: List[_Outcome] = []
-                state = [0]  # 0 running, 1 done, 2 abandoned
-                done = _thread.allocate_lock()
-                done.acquire()
-
-                def work() -> None:
-                    try:
-                        box.append(router.decide(event))
-                    except BaseException as e:  # the fail policy answers it
-                        box.append(e)
-                    finally:
-                        with changed:
-                            late = state[0] == 2
-                            state[0] = 1
-                        if late:
-                            bridge.abandoned_done(job_id)
-                        done.release()
-
-                _thread.start_new_thread(work, ())
-                finished = done.acquire(True, min(deadline_ms / 1000.0, _thread.TIMEOUT_MAX))
-                if not finished:
-                    with changed:
-                        if state[0] == 0:
-                            state[0] = 2
-                        else:
-                            finished = True  # it finished just now
-                    if finished:
-                        done.acquire()  # its release follows at once
+                outcome, finished = _decide_within(router, event, deadline_ms, lambda: bridge.abandoned_done(job_id))
                 if not finished:
                     out = bridge.finish_timeout(job_id)
+                elif isinstance(outcome, Decision):
+                    out = bridge.finish(job_id, outcome)
                 else:
-                    outcome = box[0] if box else None
-                    if isinstance(outcome, Decision):
-                        out = bridge.finish(job_id, outcome)
-                    else:
-                        out = bridge.finish_error(job_id, outcome or RuntimeError("no outcome"))
+                    out = bridge.finish_error(job_id, outcome or RuntimeError("no outcome"))
         except BaseException as e:  # a bug below the handlers: still answered
             out = bridge.finish_error(job_id, e)
         with changed:
