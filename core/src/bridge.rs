@@ -1,7 +1,7 @@
 //! The serve bridge as a state machine: the whole behaviour of
 //! `<program> agenthooks serve` except moving bytes and calling handlers,
 //! so that every language's serve loop is a thin driver over the same
-//! rules (Rust [`crate::serve`], the C ABI `ah_bridge_*`, Python, Node, Go).
+//! rules (the Rust `serve` module, the C ABI `ah_bridge_*`, Python, Node, Go).
 //!
 //! A driver feeds it input lines ([`Bridge::feed`], or
 //! [`Bridge::feed_too_long`] for a line over `--max-bytes`) and hands it
@@ -11,7 +11,7 @@
 //! decoded event and deadline). The machine owns:
 //!
 //! - which line is a request, the hello reply, and the reply to every line
-//!   that is not a request ([`step`]; protocol in [`crate::serve`]);
+//!   that is not a request ([`step`]; protocol in the `serve` module);
 //! - per-session order: a session's next request is handed out only when
 //!   its previous one is finished, sessions run in parallel;
 //! - the bounds: at most [`Limits::queue`] requests and
