@@ -756,7 +756,7 @@ pub fn run_plan(router: Arc<Router>, plan: &Plan, stdin: Result<Vec<u8>, Error>)
 /// [`run_process`] writes, without touching the process's stdio. `serve`
 /// is not run here (an answer with exit 2 says so).
 pub fn run_argv<S: AsRef<str>>(router: Arc<Router>, argv: &[S], stdin: &[u8]) -> Response {
-    let resp = match launch(argv) {
+    match launch(argv) {
         Launch::Answer(r) => r,
         Launch::Serve(plan) => Response {
             stderr: format!(
@@ -770,8 +770,7 @@ pub fn run_argv<S: AsRef<str>>(router: Arc<Router>, argv: &[S], stdin: &[u8]) ->
             let bytes = read_bounded(stdin, plan.read_limit());
             run_plan(router, &plan, bytes)
         }
-    };
-    resp
+    }
 }
 
 /// Runs one hook invocation end to end and returns the agent's answer.
