@@ -137,3 +137,23 @@ func benchServe(b *testing.B, sessions bool) {
 
 func BenchmarkServeOneSession(b *testing.B)   { benchServe(b, false) }
 func BenchmarkServeManySessions(b *testing.B) { benchServe(b, true) }
+
+// One hook call in-process through Run (launch, prepare, the router within
+// the deadline, complete): the run path per event without the process.
+func BenchmarkRunEvent(b *testing.B) {
+	r := NewRouter()
+	r.OnToolPre(func(ctx context.Context, e *ToolPreEvent) (Decision, error) {
+		if strings.Contains(e.Tool.Command, "rm -rf") {
+			return Deny("destructive command"), nil
+		}
+		return NoDecision(), nil
+	})
+	argv := []string{"h", "agenthooks", "run", "--provider=claude-code"}
+	p := []byte(prePayload)
+	for i := 0; i < b.N; i++ {
+		var out, errb bytes.Buffer
+		if Run(context.Background(), r, argv, bytes.NewReader(p), &out, &errb) != 0 {
+			b.Fatal(errb.String())
+		}
+	}
+}

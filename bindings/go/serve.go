@@ -77,6 +77,8 @@ func serve(ctx context.Context, r *Router, args *C.ah_run_args, stdin io.Reader,
 		s.cond.Wait()
 	}
 	s.mu.Unlock()
+	// The last replies are written by their jobs' goroutines.
+	s.jobs.Wait()
 	return 0
 }
 
@@ -135,6 +137,8 @@ type server struct {
 	cond *sync.Cond
 	// out serializes writes of frames.
 	out sync.Mutex
+	// jobs: the job goroutines (each writes its reply before it ends).
+	jobs sync.WaitGroup
 	// refs: the loop plus each abandoned handler still running; the last
 	// one frees the bridge.
 	refs atomic.Int64
@@ -162,7 +166,11 @@ func (s *server) emit(out *C.ah_bridge_output) {
 	for i := 0; i < n; i++ {
 		var job *C.ah_bridge_job
 		if C.ah_bridge_output_take_job(out, C.size_t(i), &job, nil) == C.AH_OK {
-			go s.run(job)
+			s.jobs.Add(1)
+			go func() {
+				defer s.jobs.Done()
+				s.run(job)
+			}()
 		}
 	}
 }
