@@ -45,6 +45,7 @@ if TYPE_CHECKING:  # typing is for the type checker only (import cost)
     from .router import Router
 
     _Outcome = Union[Decision, BaseException, None]
+    _Out = Tuple[bytes, str, List[Tuple[int, Event, int]]]  # a bridge output
 
 __all__ = ["main", "run"]
 
@@ -160,68 +161,123 @@ def _read_frame(stream: IO[bytes], limit: int) -> Optional[Tuple[bytes, Optional
 
 def _serve(router: Router, args: _native.RunArgs, stdin: IO[bytes], write: Callable[[bytes], None]) -> int:
     """The serve loop: a driver over the core's serve bridge. The reader
-    feeds lines while the bridge wants input; ``workers`` threads run the
-    jobs it hands out, each job's handlers on a thread of their own that
-    is abandoned at the deadline; every output's frames are written (by
-    ``write``, one call per output), then its jobs start. Returns the exit
-    code."""
-    import queue
+    feeds lines while the bridge wants input; each job the bridge hands
+    out runs on a thread of its own (inline when no user code runs for its
+    event), which reports its outcome and writes the reply; one watchdog
+    thread reports the jobs whose handlers miss their deadline (they are
+    abandoned). Every output's frames are written (by ``write``, one call
+    per output), then its jobs start. Returns the exit code."""
+    import heapq
     import threading
+    import time
 
     try:
         bridge = _native.Bridge(args, router.policy)
     except AgentHooksError as e:
         sys.stderr.write(f"agenthooks: {e.code}: {e}\n")
         return 2
-    changed = threading.Condition()
-    jobs: queue.SimpleQueue[Optional[Tuple[int, Event, int]]] = queue.SimpleQueue()
+    changed = threading.Condition()  # the reader waits on it: room to read, idle
+    alarm = threading.Condition()  # the watchdog waits on it: the earliest deadline
     out_lock = threading.Lock()
+    active = [0]  # jobs handed out whose reply is not written yet
+    # The watchdog's deadlines: (due, job id, state), state 0 running,
+    # 1 answered, 2 abandoned.
+    timers: List[Tuple[float, int, List[int]]] = []
+    watching: List[bool] = []  # [stop?] once the watchdog runs
 
-    def emit(out: Tuple[bytes, str, List[Tuple[int, Event, int]]]) -> None:
-        frames, err, ready = out
-        if frames:
-            with out_lock:
-                write(frames)
-        if err:
-            try:
-                sys.stderr.write(err)
-                sys.stderr.flush()
-            except (OSError, ValueError):
-                pass
-        for job in ready:
-            jobs.put(job)
+    def emit(out: _Out, settled: bool) -> None:
+        todo = [(out, settled)]
+        while todo:
+            (frames, err, ready), done = todo.pop(0)
+            if frames:
+                with out_lock:
+                    write(frames)
+            if err:
+                try:
+                    sys.stderr.write(err)
+                    sys.stderr.flush()
+                except (OSError, ValueError):
+                    pass
+            for job in ready:
+                with changed:
+                    active[0] += 1
+                now = start(job)
+                if now is not None:
+                    todo.append((now, True))
+            if done:
+                with changed:
+                    active[0] -= 1
+                    changed.notify()
 
-    def run(job: Tuple[int, Event, int]) -> None:
-        job_id, event, deadline_ms = job
+    def finish(job_id: int, outcome: _Outcome) -> _Out:
         try:
-            if not _runs_user_code(router, event):
-                # No user code runs for this event: nothing can hang.
-                out = bridge.finish(job_id, router.decide(event))
-            else:
-                outcome, finished = _decide_within(router, event, deadline_ms, lambda: bridge.abandoned_done(job_id))
-                if not finished:
-                    out = bridge.finish_timeout(job_id)
-                elif isinstance(outcome, Decision):
-                    out = bridge.finish(job_id, outcome)
-                else:
-                    out = bridge.finish_error(job_id, outcome or RuntimeError("no outcome"))
-        except BaseException as e:  # a bug below the handlers: still answered
-            out = bridge.finish_error(job_id, e)
-        with changed:
-            changed.notify_all()
-        emit(out)
+            if isinstance(outcome, Decision):
+                return bridge.finish(job_id, outcome)
+            return bridge.finish_error(job_id, outcome or RuntimeError("no outcome"))
+        except BaseException as e:  # a bad decision object, say: still answered
+            return bridge.finish_error(job_id, e)
 
-    def worker() -> None:
+    def answer(job_id: int, event: Event, state: List[int]) -> None:
+        outcome: _Outcome
+        try:
+            outcome = router.decide(event)
+        except BaseException as e:  # the fail policy answers it
+            outcome = e
+        with alarm:
+            mine = state[0] == 0
+            state[0] = max(state[0], 1)
+        if mine:
+            emit(finish(job_id, outcome), True)
+        else:
+            bridge.abandoned_done(job_id)  # the watchdog answered it
+
+    def start(job: Tuple[int, Event, int]) -> Optional[_Out]:
+        job_id, event, deadline_ms = job
+        if not _runs_user_code(router, event):
+            # No user code runs for this event: nothing can hang.
+            outcome: _Outcome
+            try:
+                outcome = router.decide(event)
+            except BaseException as e:
+                outcome = e
+            return finish(job_id, outcome)
+        state = [0]
+        entry = (time.monotonic() + deadline_ms / 1000.0, job_id, state)
+        with alarm:
+            if len(timers) > 64 and len(timers) > 4 * active[0]:
+                # Drop the deadlines of answered jobs (they wait for their
+                # due time otherwise).
+                timers[:] = [t for t in timers if t[2][0] == 0]
+                heapq.heapify(timers)
+            heapq.heappush(timers, entry)
+            if not watching:
+                watching.append(False)
+                threading.Thread(target=watch, daemon=True, name="agenthooks-watchdog").start()
+            elif timers[0] is entry:
+                alarm.notify()  # the earliest deadline now: wake the watchdog
+        _thread.start_new_thread(answer, (job_id, event, state))
+        return None
+
+    def watch() -> None:
         while True:
-            job = jobs.get()
-            if job is None:
-                return
-            run(job)
+            expired: List[int] = []
+            with alarm:
+                while True:
+                    now = time.monotonic()
+                    while timers and (timers[0][2][0] != 0 or timers[0][0] <= now):
+                        _, job_id, state = heapq.heappop(timers)
+                        if state[0] == 0:
+                            state[0] = 2
+                            expired.append(job_id)
+                    if expired:
+                        break
+                    if watching[0] and not timers:
+                        return
+                    alarm.wait(min(timers[0][0] - now, _thread.TIMEOUT_MAX) if timers else None)
+            for job_id in expired:
+                emit(bridge.finish_timeout(job_id), True)
 
     limit = min(bridge.max_line, sys.maxsize - 1)
-    workers = [threading.Thread(target=worker, daemon=True, name="agenthooks-serve") for _ in range(bridge.workers)]
-    for t in workers:
-        t.start()
     while True:
         with changed:
             while not bridge.wants_input():
@@ -230,14 +286,14 @@ def _serve(router: Router, args: _native.RunArgs, stdin: IO[bytes], write: Calla
         if frame is None:
             break
         line, too_long = frame
-        emit(bridge.feed(line, too_long))
+        emit(bridge.feed(line, too_long), False)
     with changed:
-        while not bridge.idle():
+        while not bridge.idle() or active[0]:
             changed.wait()
-    for _ in workers:
-        jobs.put(None)
-    for t in workers:
-        t.join()
+    with alarm:
+        if watching:
+            watching[0] = True
+            alarm.notify()
     return 0
 
 
