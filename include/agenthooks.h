@@ -232,6 +232,29 @@ typedef uint32_t ah_status;
 #endif // __cplusplus
 
 /**
+ * The serve bridge's state machine. Every call is thread-safe (the
+ * state is locked inside; no call waits on a handler). Free with
+ * `ah_bridge_free`.
+ */
+typedef struct ah_bridge ah_bridge;
+
+/**
+ * One request to run: its event and deadline. Immutable; `const` calls
+ * may run concurrently. Free with `ah_bridge_job_free` (after
+ * reporting it, or while an abandoned handler still reads the event:
+ * free it when that handler is done).
+ */
+typedef struct ah_bridge_job ah_bridge_job;
+
+/**
+ * What to do after a bridge call: frames to write, stderr text, jobs to
+ * run. `const` calls may run concurrently; taking a job needs exclusive
+ * access. Free with `ah_bridge_output_free` (jobs not taken are dropped:
+ * take every one, a job never reported stalls its session).
+ */
+typedef struct ah_bridge_output ah_bridge_output;
+
+/**
  * An owned result the library returns: UTF-8 JSON unless the function
  * that made it says otherwise. Immutable; `const ah_buf *` calls may run
  * concurrently from any thread. Free with `ah_buf_free`.
@@ -331,6 +354,247 @@ typedef struct ah_str {
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * Makes a bridge for the `serve` arguments of `ah_run_start` (its
+ * `--provider`, `--fail`, `--timeout`, `--max-bytes`) and the hook's
+ * (partial) policy JSON (NULL, length 0: the defaults), with the bounds
+ * of this machine. On success `*out` gets an owned bridge. Fails with
+ * `AH_ERR_INVALID_ARGUMENT` (no `--provider`, a bad policy),
+ * `AH_ERR_UNKNOWN_PROVIDER`, `AH_ERR_INVALID_UTF8` or `AH_ERR_NULL_ARG`;
+ * then `*out` is untouched and, if `err` is not NULL, `*err` gets an
+ * owned error. Thread-safe; keeps no pointer after return.
+ *
+ * # Safety
+ * `args` must be NULL or live; `policy` NULL or readable for
+ * `policy_len`; `out` and `err` NULL or writable.
+ */
+ah_status ah_bridge_new(const struct ah_run_args *args,
+                        const uint8_t *policy,
+                        size_t policy_len,
+                        struct ah_bridge **out,
+                        struct ah_error **err);
+
+/**
+ * Returns the longest line to pass whole to `ah_bridge_feed`
+ * (`--max-bytes`, else the default); 0 when `bridge` is NULL.
+ * Thread-safe.
+ *
+ * # Safety
+ * `bridge` must be NULL or live.
+ */
+size_t ah_bridge_max_line(const struct ah_bridge *bridge);
+
+/**
+ * Returns how many handlers are worth running at once on this machine
+ * (size a worker pool by it); 0 when `bridge` is NULL. Thread-safe.
+ *
+ * # Safety
+ * `bridge` must be NULL or live.
+ */
+size_t ah_bridge_workers(const struct ah_bridge *bridge);
+
+/**
+ * Returns how many leading bytes of a line over the limit
+ * `ah_bridge_feed` needs to recover its `seq`. Thread-safe.
+ */
+size_t ah_bridge_head_bytes(void);
+
+/**
+ * Whether to read another line now: false while the bridge's queue is
+ * full (wait for a job to finish: the pipe then pushes back on the
+ * plugin) and when `bridge` is NULL. Thread-safe.
+ *
+ * # Safety
+ * `bridge` must be NULL or live.
+ */
+bool ah_bridge_wants_input(const struct ah_bridge *bridge);
+
+/**
+ * Whether no request waits or runs (abandoned handlers aside): at end of
+ * input, exit once this holds. True when `bridge` is NULL. Thread-safe.
+ *
+ * # Safety
+ * `bridge` must be NULL or live.
+ */
+bool ah_bridge_idle(const struct ah_bridge *bridge);
+
+/**
+ * Feeds one input line: `line` without its newline (and a trailing
+ * `\r`), `too_long` 0; or, for a line over `ah_bridge_max_line`, its
+ * first `ah_bridge_head_bytes()` bytes and `too_long` its length (the
+ * rest is not kept). On success `*out` gets an owned output. Fails only
+ * with `AH_ERR_NULL_ARG`; then `*out` is untouched and, if `err` is not
+ * NULL, `*err` gets an owned error. Thread-safe; keeps no pointer after
+ * return.
+ *
+ * # Safety
+ * `bridge` must be NULL or live; `line` NULL or readable for `line_len`;
+ * `out` and `err` NULL or writable.
+ */
+ah_status ah_bridge_feed(const struct ah_bridge *bridge,
+                         const uint8_t *line,
+                         size_t line_len,
+                         size_t too_long,
+                         struct ah_bridge_output **out,
+                         struct ah_error **err);
+
+/**
+ * Reports a job's handlers' decision (decision JSON; NULL with length 0
+ * is `no_decision`; a malformed one is answered per the fail policy).
+ * On success `*out` gets an owned output (the reply frame, the next
+ * request of the job's session). Fails with `AH_ERR_INVALID_ARGUMENT`
+ * (`job` is not running: unknown, or already reported) or
+ * `AH_ERR_NULL_ARG`; then `*out` is untouched and, if `err` is not NULL,
+ * `*err` gets an owned error. Thread-safe; keeps no pointer after return.
+ *
+ * # Safety
+ * `bridge` must be NULL or live; `decision` NULL or readable for
+ * `decision_len`; `out` and `err` NULL or writable.
+ */
+ah_status ah_bridge_finish(const struct ah_bridge *bridge,
+                           uint64_t job,
+                           const uint8_t *decision,
+                           size_t decision_len,
+                           struct ah_bridge_output **out,
+                           struct ah_error **err);
+
+/**
+ * Reports that a job's handlers failed: `code` is `AH_ERR_HANDLER_ERROR`
+ * (a handler returned an error), `AH_ERR_PANIC` (it panicked / threw),
+ * `AH_ERR_HANDLER_TIMEOUT` (the deadline passed: the handlers are
+ * abandoned; report their end with `ah_bridge_abandoned_done`; the
+ * message is ignored) or another core status; `message` says what
+ * happened. The fail policy answers. On success `*out` gets an owned
+ * output. Fails with `AH_ERR_INVALID_ARGUMENT` (`job` is not running, or
+ * a code that is no core status), `AH_ERR_INVALID_UTF8` (message) or
+ * `AH_ERR_NULL_ARG`; then `*out` is untouched and, if `err` is not NULL,
+ * `*err` gets an owned error. Thread-safe; keeps no pointer after return.
+ *
+ * # Safety
+ * `bridge` must be NULL or live; `message` NULL or readable for
+ * `message_len`; `out` and `err` NULL or writable.
+ */
+ah_status ah_bridge_finish_error(const struct ah_bridge *bridge,
+                                 uint64_t job,
+                                 uint32_t code,
+                                 const uint8_t *message,
+                                 size_t message_len,
+                                 struct ah_bridge_output **out,
+                                 struct ah_error **err);
+
+/**
+ * Reports that the handlers of a job finished with
+ * `AH_ERR_HANDLER_TIMEOUT` have returned at last (they no longer count
+ * against the bridge's cap of abandoned handlers). No-op for any other
+ * id or a NULL `bridge`. Thread-safe.
+ *
+ * # Safety
+ * `bridge` must be NULL or live.
+ */
+void ah_bridge_abandoned_done(const struct ah_bridge *bridge, uint64_t job);
+
+/**
+ * Frees a bridge. NULL is a no-op; freeing twice is undefined behaviour.
+ * Needs exclusive access (jobs already taken stay valid).
+ *
+ * # Safety
+ * `bridge` must be NULL or from `ah_bridge_new`, not yet freed.
+ */
+void ah_bridge_free(struct ah_bridge *bridge);
+
+/**
+ * Returns the reply lines to write to stdout, in order, each ending in
+ * `\n` (write them as they are); empty when none. Valid until
+ * `ah_bridge_output_free(output)`; `{NULL, 0}` when `output` is NULL.
+ * Thread-safe.
+ *
+ * # Safety
+ * `output` must be NULL or live.
+ */
+struct ah_str ah_bridge_output_frames(const struct ah_bridge_output *output);
+
+/**
+ * Returns the text for stderr (the answers' diagnostics); empty when
+ * none. Valid until `ah_bridge_output_free(output)`; `{NULL, 0}` when
+ * `output` is NULL. Thread-safe.
+ *
+ * # Safety
+ * `output` must be NULL or live.
+ */
+struct ah_str ah_bridge_output_stderr(const struct ah_bridge_output *output);
+
+/**
+ * Returns how many jobs the output hands out (0 when `output` is NULL).
+ * Thread-safe.
+ *
+ * # Safety
+ * `output` must be NULL or live.
+ */
+size_t ah_bridge_output_job_count(const struct ah_bridge_output *output);
+
+/**
+ * Takes job `index` (below `ah_bridge_output_job_count`) out of the
+ * output. On success `*out` gets an owned job. Fails with
+ * `AH_ERR_INVALID_ARGUMENT` (index out of range), `AH_ERR_ALREADY_USED`
+ * (taken before) or `AH_ERR_NULL_ARG`; then `*out` is untouched and, if
+ * `err` is not NULL, `*err` gets an owned error. Needs exclusive access
+ * to `output`.
+ *
+ * # Safety
+ * `output` must be NULL or live; `out` and `err` NULL or writable.
+ */
+ah_status ah_bridge_output_take_job(struct ah_bridge_output *output,
+                                    size_t index,
+                                    struct ah_bridge_job **out,
+                                    struct ah_error **err);
+
+/**
+ * Frees an output (and any job not taken). NULL is a no-op; freeing
+ * twice is undefined behaviour. Needs exclusive access.
+ *
+ * # Safety
+ * `output` must be NULL or from a bridge call, not yet freed.
+ */
+void ah_bridge_output_free(struct ah_bridge_output *output);
+
+/**
+ * Returns the job's id (for `ah_bridge_finish`); 0 when `job` is NULL.
+ * Thread-safe.
+ *
+ * # Safety
+ * `job` must be NULL or live.
+ */
+uint64_t ah_bridge_job_id(const struct ah_bridge_job *job);
+
+/**
+ * Returns the handler deadline in milliseconds: report
+ * `AH_ERR_HANDLER_TIMEOUT` when the handlers run longer. 0 when `job` is
+ * NULL. Thread-safe.
+ *
+ * # Safety
+ * `job` must be NULL or live.
+ */
+uint64_t ah_bridge_job_deadline_ms(const struct ah_bridge_job *job);
+
+/**
+ * Returns the job's decoded event, borrowed: valid until
+ * `ah_bridge_job_free(job)`, never to be passed to `ah_event_free`. NULL
+ * when `job` is NULL. Thread-safe.
+ *
+ * # Safety
+ * `job` must be NULL or live.
+ */
+const struct ah_event *ah_bridge_job_event(const struct ah_bridge_job *job);
+
+/**
+ * Frees a job (and its event). NULL is a no-op; freeing twice is
+ * undefined behaviour. Needs exclusive access.
+ *
+ * # Safety
+ * `job` must be NULL or from `ah_bridge_output_take_job`, not yet freed.
+ */
+void ah_bridge_job_free(struct ah_bridge_job *job);
 
 /**
  * Returns the buffer's contents (followed by a NUL that `len` does not
@@ -1583,6 +1847,7 @@ void ah_stdout_guard_free(struct ah_stdout_guard *stdout_guard);
  * `args` must be NULL or live; `policy` and `line` NULL or readable for
  * their lengths; `out_kind`, `out` and `err` NULL or writable.
  */
+AH_DEPRECATED("use the ah_bridge_* state machine")
 ah_status ah_serve_step(const struct ah_run_args *args,
                         const uint8_t *policy,
                         size_t policy_len,
@@ -1606,6 +1871,7 @@ ah_status ah_serve_step(const struct ah_run_args *args,
  * `seq` and `response` must be readable for their lengths; `out` and
  * `err` NULL or writable.
  */
+AH_DEPRECATED("use the ah_bridge_* state machine")
 ah_status ah_serve_reply(const uint8_t *seq,
                          size_t seq_len,
                          const uint8_t *response,
@@ -1620,19 +1886,19 @@ ah_status ah_serve_reply(const uint8_t *seq,
  * `ah_serve_overloaded_message()`, so the fail policy answers it.
  * Thread-safe.
  */
-size_t ah_serve_abandoned_cap(void);
+AH_DEPRECATED("use the ah_bridge_* state machine") size_t ah_serve_abandoned_cap(void);
 
 /**
  * The message a refused request is completed with (see
  * `ah_serve_abandoned_cap`), static. Thread-safe.
  */
-struct ah_str ah_serve_overloaded_message(void);
+AH_DEPRECATED("use the ah_bridge_* state machine") struct ah_str ah_serve_overloaded_message(void);
 
 /**
  * How many leading bytes of a line over the limit `ah_serve_step` needs
  * (`agenthooks::serve::HEAD_BYTES`) to recover its `seq`. Thread-safe.
  */
-size_t ah_serve_head_bytes(void);
+AH_DEPRECATED("use the ah_bridge_* state machine") size_t ah_serve_head_bytes(void);
 
 /**
  * Returns the ABI version of the linked library (`AH_ABI_VERSION` of the

@@ -1,10 +1,13 @@
 package agenthooks
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 )
@@ -98,4 +101,59 @@ func benchProcess(b *testing.B, bin string) {
 	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
 	b.ReportMetric(float64(times[len(times)/2].Microseconds()), "median-µs/op")
 	_ = os.Remove(state)
+}
+
+// The serve loop (`agenthooks serve`, the plugin bridges) per frame: 256
+// request frames through Run, with a guard handler; in one session (its
+// frames in order) and in 256 sessions (run in parallel).
+func benchServe(b *testing.B, sessions bool) {
+	r := NewRouter()
+	r.OnToolPre(func(ctx context.Context, e *ToolPreEvent) (Decision, error) {
+		if strings.Contains(e.Tool.Command, "rm -rf") {
+			return Deny("destructive command"), nil
+		}
+		return NoDecision(), nil
+	})
+	const n = 256
+	var in bytes.Buffer
+	for i := 0; i < n; i++ {
+		ses := "s"
+		if sessions {
+			ses = fmt.Sprintf("s%d", i)
+		}
+		fmt.Fprintf(&in, `{"seq":%d,"hook":"tool.execute.before","input":{"tool":"bash","sessionID":"%s","callID":"c%d"},"output":{"args":{"command":"ls -la"}}}`+"\n", i, ses, i)
+	}
+	data := in.Bytes()
+	argv := []string{"h", "agenthooks", "serve", "--provider=opencode"}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		var out, errb bytes.Buffer
+		if Run(context.Background(), r, argv, bytes.NewReader(data), &out, &errb) != 0 || bytes.Count(out.Bytes(), []byte("\n")) != n {
+			b.Fatalf("serve: %s", errb.String())
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n)/1000, "us/frame")
+}
+
+func BenchmarkServeOneSession(b *testing.B)   { benchServe(b, false) }
+func BenchmarkServeManySessions(b *testing.B) { benchServe(b, true) }
+
+// One hook call in-process through Run (launch, prepare, the router within
+// the deadline, complete): the run path per event without the process.
+func BenchmarkRunEvent(b *testing.B) {
+	r := NewRouter()
+	r.OnToolPre(func(ctx context.Context, e *ToolPreEvent) (Decision, error) {
+		if strings.Contains(e.Tool.Command, "rm -rf") {
+			return Deny("destructive command"), nil
+		}
+		return NoDecision(), nil
+	})
+	argv := []string{"h", "agenthooks", "run", "--provider=claude-code"}
+	p := []byte(prePayload)
+	for i := 0; i < b.N; i++ {
+		var out, errb bytes.Buffer
+		if Run(context.Background(), r, argv, bytes.NewReader(p), &out, &errb) != 0 {
+			b.Fatal(errb.String())
+		}
+	}
 }

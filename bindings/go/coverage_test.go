@@ -12,6 +12,8 @@ import (
 // the reason. Every other ah_* function in the header must be used.
 var notWrapped = map[string]string{
 	"ah_error_code":             "the status returned by each call is the code; errorOf reads it from there",
+	"ah_serve_step":             "deprecated: the serve loop is a driver over ah_bridge_*",
+	"ah_serve_reply":            "deprecated: the serve loop is a driver over ah_bridge_*",
 	"ah_event_provider":         "read from the canonical JSON",
 	"ah_event_kind":             "read from the canonical JSON",
 	"ah_event_native_name":      "read from the canonical JSON",

@@ -15,6 +15,7 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -149,13 +150,31 @@ type outcome struct {
 	stack    []byte
 }
 
-// decide runs the router on its own goroutine, abandoning it at the
-// deadline; a panic is recovered into the fail policy.
+// decide runs the router within the deadline (decideWithin) and completes
+// the invocation with its outcome.
 func decide(ctx context.Context, r *Router, ev *Event, inv *C.ah_invocation, deadline time.Duration) *Response {
 	if !r.runsUserCode(ev) {
 		// Nothing of the author's runs for this event: no goroutine, no timer.
 		return completeDecision(inv, NoDecision())
 	}
+	o, _, err := decideWithin(ctx, r, ev, deadline, nil)
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return completeStatus(inv, C.AH_ERR_HANDLER_TIMEOUT, "")
+	case err != nil:
+		return completeStatus(inv, C.AH_ERR_HANDLER_ERROR, err.Error())
+	}
+	return completeOutcome(inv, o)
+}
+
+// decideWithin runs the router on its own goroutine within deadline (and
+// ctx), a panic recovered into the outcome: the one deadline rule of Main
+// and the serve loop. When ctx ends first, err is its error
+// (context.DeadlineExceeded at the deadline) and, if the goroutine still
+// runs (abandoned), onLate (if set) runs when it returns.
+func decideWithin(ctx context.Context, r *Router, ev *Event, deadline time.Duration, onLate func()) (o outcome, abandoned bool, err error) {
+	const running, done, gaveUp = 0, 1, 2
+	var state atomic.Int32
 	ctx, cancel := context.WithTimeout(ctx, deadline)
 	defer cancel()
 	ch := make(chan outcome, 1)
@@ -165,25 +184,35 @@ func decide(ctx context.Context, r *Router, ev *Event, inv *C.ah_invocation, dea
 				buf := make([]byte, 4096)
 				ch <- outcome{panicked: p, stack: buf[:runtime.Stack(buf, false)]}
 			}
+			if state.Swap(done) == gaveUp && onLate != nil {
+				onLate()
+			}
 		}()
 		d, err := r.Decide(ctx, ev)
 		ch <- outcome{d: d, err: err}
 	}()
 	select {
 	case o := <-ch:
-		switch {
-		case o.panicked != nil:
-			return completeStatus(inv, C.AH_ERR_PANIC, fmt.Sprint(o.panicked))
-		case o.err != nil:
-			return completeError(inv, o.err)
-		}
-		return completeDecision(inv, o.d)
+		return o, false, nil
 	case <-ctx.Done():
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return completeStatus(inv, C.AH_ERR_HANDLER_TIMEOUT, "")
+		err := ctx.Err()
+		if state.CompareAndSwap(running, gaveUp) {
+			return outcome{}, true, err
 		}
-		return completeStatus(inv, C.AH_ERR_HANDLER_ERROR, ctx.Err().Error())
+		// It finished just now: not abandoned.
+		return <-ch, false, err
 	}
+}
+
+// completeOutcome completes with the router's outcome.
+func completeOutcome(inv *C.ah_invocation, o outcome) *Response {
+	switch {
+	case o.panicked != nil:
+		return completeStatus(inv, C.AH_ERR_PANIC, fmt.Sprint(o.panicked))
+	case o.err != nil:
+		return completeError(inv, o.err)
+	}
+	return completeDecision(inv, o.d)
 }
 
 // completeDecision completes with the handlers' decision.
@@ -203,12 +232,19 @@ func completeDecision(inv *C.ah_invocation, d Decision) *Response {
 // completeError completes with a handler's error: an *Error keeps its
 // code, anything else is a handler_error.
 func completeError(inv *C.ah_invocation, err error) *Response {
+	st, msg := errorStatus(err)
+	return completeStatus(inv, st, msg)
+}
+
+// errorStatus is the status and message a handler's error completes with:
+// an *Error keeps its code, anything else is a handler_error.
+func errorStatus(err error) (C.uint32_t, string) {
 	code, msg := codeAndMessage(err)
 	st := statusOfCode(code)
 	if st == 0 || st < 100 && st != C.AH_ERR_INVALID_UTF8 && st != C.AH_ERR_PANIC {
 		st, msg = C.AH_ERR_HANDLER_ERROR, err.Error()
 	}
-	return completeStatus(inv, C.uint32_t(st), msg)
+	return C.uint32_t(st), msg
 }
 
 func completeStatus(inv *C.ah_invocation, st C.uint32_t, msg string) *Response {

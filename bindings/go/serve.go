@@ -13,82 +13,73 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
+	"sync"
 	"sync/atomic"
 	"time"
 )
 
 // serve is `<program> agenthooks serve --provider=opencode|openclaw`: the
-// author side of the OpenCode / OpenClaw plugin bridges, NDJSON over stdio,
-// as the Rust runtime serves it (core/src/serve.rs):
+// author side of the OpenCode / OpenClaw plugin bridges, NDJSON over stdio
+// (protocol: core/src/serve.rs):
 //
 //	plugin  -> program  {"hello": {"provider", "versions", "context"}}
 //	program -> plugin   {"hello": {"provider", "version", "policy", "deadline_ms"}}
 //	plugin  -> program  {"seq": n, "hook": ..., ...}   one hook call
 //	program -> plugin   {"seq": n, "output": {...} | null, "notes"?, "error"?}
 //
-// Which line is a request, and every reply frame, come from the core
-// (ah_serve_step, ah_serve_reply), so the replies are the Rust server's
-// (fixtures/serve/): every reply carries output, the fail policy's answer
-// when something failed. Requests run one at a time (so in order per
-// session, and stdin is not read meanwhile: nothing is buffered); a line
-// over --max-bytes is skipped without being kept. A handler past its
-// deadline is abandoned; while ah_serve_abandoned_cap() of them still run,
-// requests are refused with the fail policy's answer. At end of input it
-// returns 0.
+// Every rule of the loop is the core's serve bridge (ah_bridge_*): which
+// line is a request, every reply frame, per-session order with sessions in
+// parallel, the queue bound and backpressure, stale requests and the cap
+// on abandoned handlers. This is a driver over it, as the Rust, Python and
+// Node loops are: it reads lines while the bridge wants input (a line over
+// --max-bytes is skipped without being kept), runs each job's handlers on
+// a goroutine within the job's deadline, and writes the frames. At end of
+// input it waits for the pending requests, then returns 0.
 func serve(ctx context.Context, r *Router, args *C.ah_run_args, stdin io.Reader, stdout, stderr io.Writer) int {
-	var ra RunArgs
-	if err := json.Unmarshal(view(C.ah_run_args_json(args)), &ra); err != nil {
-		fmt.Fprintf(stderr, "agenthooks: invalid_json: %v\n", err)
-		return 2
-	}
-	if ra.Provider == "" {
-		fmt.Fprintf(stderr, "agenthooks: invalid_argument: invalid argument: `serve` needs --provider (opencode or openclaw)\n")
-		return 2
-	}
-	if _, err := ParseProvider(ra.Provider); err != nil {
-		code, msg := codeAndMessage(err)
-		fmt.Fprintf(stderr, "agenthooks: %s: %s\n", code, msg)
-		return 2
-	}
 	pj, err := policyJSON(r.policy)
 	if err != nil {
 		fmt.Fprintf(stderr, "agenthooks: invalid_argument: policy: %v\n", err)
 		return 2
 	}
-	s := &server{ctx: ctx, r: r, args: args, policy: pj, stdout: stdout, stderr: stderr}
-	// A blank line classifies as a skip: this checks args and the policy once.
-	if _, _, err := s.step(nil, 0); err != nil {
-		code, msg := codeAndMessage(err)
+	pp, pn := optArg(pj)
+	var b *C.ah_bridge
+	var cerr *C.ah_error
+	if st := C.ah_bridge_new(args, pp, pn, &b, &cerr); st != C.AH_OK {
+		code, msg := codeAndMessage(errorOf(st, cerr))
 		fmt.Fprintf(stderr, "agenthooks: %s: %s\n", code, msg)
 		return 2
 	}
-	max, head := intLimit(C.ah_run_args_max_bytes(args)), int(C.ah_serve_head_bytes())
+	s := &server{ctx: ctx, r: r, b: b, stdout: stdout, stderr: stderr}
+	s.refs.Store(1)
+	s.cond = sync.NewCond(&s.mu)
+	defer s.release()
+	max, head := intLimit(C.ah_bridge_max_line(b)), int(C.ah_bridge_head_bytes())
 	br := bufio.NewReaderSize(stdin, 64*1024)
 	for {
+		s.mu.Lock()
+		for !C.ah_bridge_wants_input(b) {
+			s.cond.Wait()
+		}
+		s.mu.Unlock()
 		line, tooLong, ok := readFrame(br, max, head)
 		if !ok {
-			return 0
+			break
 		}
-		kind, out, err := s.step(line, tooLong)
-		if err != nil {
-			// Not reachable: args and policy were checked above.
-			code, msg := codeAndMessage(err)
-			fmt.Fprintf(stderr, "agenthooks: %s: %s\n", code, msg)
-			continue
-		}
-		switch kind {
-		case C.AH_SERVE_REPLY:
-			s.writeLine(out)
-		case C.AH_SERVE_REQUEST:
-			var req struct {
-				Seq json.RawMessage `json:"seq"`
-			}
-			if json.Unmarshal(out, &req) == nil {
-				s.request(req.Seq, line)
-			}
+		lp, ln := bytesArg(line)
+		var out *C.ah_bridge_output
+		st := C.ah_bridge_feed(b, lp, ln, C.size_t(tooLong), &out, nil)
+		if st == C.AH_OK {
+			s.emit(out)
 		}
 	}
+	s.mu.Lock()
+	for !C.ah_bridge_idle(b) {
+		s.cond.Wait()
+	}
+	s.mu.Unlock()
+	// The last replies are written by their jobs' goroutines.
+	s.jobs.Wait()
+	return 0
 }
 
 // readFrame reads one line of at most max bytes (without the newline and
@@ -138,139 +129,155 @@ func readFrame(br *bufio.Reader, max, head int) (line []byte, tooLong int, ok bo
 type server struct {
 	ctx            context.Context
 	r              *Router
-	args           *C.ah_run_args
-	policy         []byte
+	b              *C.ah_bridge
 	stdout, stderr io.Writer
-	// abandoned counts handlers past their deadline still running.
-	abandoned atomic.Int64
+	// mu and cond: the reader waits on them for room (wants_input) and, at
+	// the end, for idle; every finished job signals.
+	mu   sync.Mutex
+	cond *sync.Cond
+	// out serializes writes of frames.
+	out sync.Mutex
+	// jobs: the job goroutines (each writes its reply before it ends).
+	jobs sync.WaitGroup
+	// refs: the loop plus each abandoned handler still running; the last
+	// one frees the bridge.
+	refs atomic.Int64
 }
 
-// step is ah_serve_step: what to do with one line.
-func (s *server) step(line []byte, tooLong int) (C.uint32_t, []byte, error) {
-	pp, pn := optArg(s.policy)
-	lp, ln := bytesArg(line)
-	var kind C.uint32_t
-	var out *C.ah_buf
-	var cerr *C.ah_error
-	if st := C.ah_serve_step(s.args, pp, pn, lp, ln, C.size_t(tooLong), &kind, &out, &cerr); st != C.AH_OK {
-		return 0, nil, errorOf(st, cerr)
+func (s *server) release() {
+	if s.refs.Add(-1) == 0 {
+		C.ah_bridge_free(s.b)
 	}
-	if out == nil {
-		return kind, nil, nil
+}
+
+// emit writes an output's frames and stderr, then starts its jobs (in
+// that order: a session's next reply cannot overtake this one).
+func (s *server) emit(out *C.ah_bridge_output) {
+	defer C.ah_bridge_output_free(out)
+	if f := view(C.ah_bridge_output_frames(out)); len(f) > 0 {
+		s.out.Lock()
+		s.stdout.Write(f)
+		s.out.Unlock()
 	}
-	return kind, takeBuf(out), nil
+	if e := view(C.ah_bridge_output_stderr(out)); len(e) > 0 {
+		s.stderr.Write(e)
+	}
+	n := int(C.ah_bridge_output_job_count(out))
+	for i := 0; i < n; i++ {
+		var job *C.ah_bridge_job
+		if C.ah_bridge_output_take_job(out, C.size_t(i), &job, nil) == C.AH_OK {
+			s.jobs.Add(1)
+			go func() {
+				defer s.jobs.Done()
+				s.run(job)
+			}()
+		}
+	}
 }
 
-func (s *server) writeLine(b []byte) {
-	s.stdout.Write(append(b, '\n'))
+// finished hands an output from ah_bridge_finish* on: wakes the reader,
+// writes, starts the next jobs.
+func (s *server) finished(out *C.ah_bridge_output, st C.ah_status) {
+	s.mu.Lock()
+	s.cond.Broadcast()
+	s.mu.Unlock()
+	if st == C.AH_OK {
+		s.emit(out)
+	}
 }
 
-// request runs one request (the whole line is the dialect's payload) and
-// writes its reply.
-func (s *server) request(seq json.RawMessage, line []byte) {
-	resp := s.answer(line)
-	rj, err := json.Marshal(resp)
+// run is one job: the router within the deadline (on its own goroutine,
+// abandoned at the deadline; a panic is recovered into the fail policy),
+// then the outcome to the bridge.
+func (s *server) run(job *C.ah_bridge_job) {
+	id := C.ah_bridge_job_id(job)
+	ev, err := eventFromNative(C.ah_bridge_job_event(job), nil, nil)
 	if err != nil {
-		rj = []byte(`{"stdout":"","stderr":"","exit_code":0}`)
-	}
-	sp, sn := bytesArg(seq)
-	rp, rn := bytesArg(rj)
-	var out *C.ah_buf
-	var cerr *C.ah_error
-	if st := C.ah_serve_reply(sp, sn, rp, rn, &out, &cerr); st != C.AH_OK {
-		// Not reachable (both are JSON): the plugin applies its fail policy
-		// to a reply with an error.
-		_, msg := codeAndMessage(errorOf(st, cerr))
-		b, _ := json.Marshal(map[string]any{"seq": seq, "output": nil,
-			"error": map[string]string{"code": "io", "message": msg}})
-		s.writeLine(b)
+		s.finishError(id, err)
+		C.ah_bridge_job_free(job)
 		return
 	}
-	s.writeLine(takeBuf(out))
-	if resp.Stderr != "" {
-		io.WriteString(s.stderr, resp.Stderr)
-	}
-}
-
-// answer is one request as `agenthooks run` answers it (prepare, the
-// router within the deadline, complete), with the abandoned-handler cap.
-func (s *server) answer(line []byte) *Response {
-	pp, pn := optArg(s.policy)
-	bp, bn := bytesArg(line)
-	var inv *C.ah_invocation
-	var ans *C.ah_response
-	var cerr *C.ah_error
-	if st := C.ah_invocation_prepare(s.args, pp, pn, bp, bn, nil, &inv, &ans, &cerr); st != C.AH_OK {
-		// Not reachable: the policy was checked when the loop started.
-		code, msg := codeAndMessage(errorOf(st, cerr))
-		return &Response{Stderr: fmt.Sprintf("agenthooks: %s: %s\n", code, msg)}
-	}
-	if ans != nil {
-		return takeResponse(ans)
-	}
-	defer C.ah_invocation_free(inv)
-	ev, err := eventFromNative(C.ah_invocation_event(inv), line, nil)
-	if err != nil {
-		return completeError(inv, err)
-	}
-	defer ev.releaseOutput() // before the invocation is freed
 	if !s.r.runsUserCode(ev) {
 		// Nothing of the author's runs for this event: nothing can hang.
-		return completeDecision(inv, NoDecision())
+		s.finishDecision(id, NoDecision())
+		ev.releaseOutput()
+		C.ah_bridge_job_free(job)
+		return
 	}
-	if s.abandoned.Load() >= int64(C.ah_serve_abandoned_cap()) {
-		return completeStatus(inv, C.AH_ERR_HANDLER_ERROR, goString(C.ah_serve_overloaded_message()))
+	deadline := time.Duration(C.ah_bridge_job_deadline_ms(job)) * time.Millisecond
+	s.refs.Add(1) // held by the handler while it may outlive the loop
+	o, abandoned, err := decideWithin(s.ctx, s.r, ev, deadline, func() {
+		// Given up on at the deadline: the handler owned the job since.
+		C.ah_bridge_abandoned_done(s.b, id)
+		ev.releaseOutput()
+		C.ah_bridge_job_free(job)
+		s.release()
+	})
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		s.finishStatus(id, C.AH_ERR_HANDLER_TIMEOUT, "")
+	case err != nil:
+		s.finishStatus(id, C.AH_ERR_HANDLER_ERROR, err.Error())
+	default:
+		s.finishOutcome(id, o)
 	}
-	return s.decide(ev, inv, time.Duration(C.ah_invocation_deadline_ms(inv))*time.Millisecond)
+	if abandoned {
+		return // the handler frees the job when it returns
+	}
+	// A timeout whose handler returned just then is not abandoned.
+	C.ah_bridge_abandoned_done(s.b, id)
+	s.refs.Add(-1)
+	ev.releaseOutput()
+	C.ah_bridge_job_free(job)
 }
 
-// decide is Main's decide (the router on its own goroutine, abandoned at
-// the deadline, a panic recovered into the fail policy) that also counts
-// the goroutines still running past their deadline.
-func (s *server) decide(ev *Event, inv *C.ah_invocation, deadline time.Duration) *Response {
-	const running, done, abandoned = 0, 1, 2
-	var state atomic.Int32
-	ctx, cancel := context.WithTimeout(s.ctx, deadline)
-	defer cancel()
-	ch := make(chan outcome, 1)
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				buf := make([]byte, 4096)
-				ch <- outcome{panicked: p, stack: buf[:runtime.Stack(buf, false)]}
-			}
-			if state.Swap(done) == abandoned {
-				s.abandoned.Add(-1)
-			}
-		}()
-		d, err := s.r.Decide(ctx, ev)
-		ch <- outcome{d: d, err: err}
-	}()
-	select {
-	case o := <-ch:
-		return completeOutcome(inv, o)
-	case <-ctx.Done():
-		if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return completeStatus(inv, C.AH_ERR_HANDLER_ERROR, ctx.Err().Error())
-		}
-		s.abandoned.Add(1)
-		if !state.CompareAndSwap(running, abandoned) {
-			s.abandoned.Add(-1) // it finished just now
-		}
-		return completeStatus(inv, C.AH_ERR_HANDLER_TIMEOUT, "")
-	}
-}
-
-// completeOutcome completes with the router's outcome, as Main's decide.
-func completeOutcome(inv *C.ah_invocation, o outcome) *Response {
+// finishOutcome reports the router's outcome, as Main's decide completes it.
+func (s *server) finishOutcome(id C.uint64_t, o outcome) {
 	switch {
 	case o.panicked != nil:
-		return completeStatus(inv, C.AH_ERR_PANIC, fmt.Sprint(o.panicked))
+		s.finishStatus(id, C.AH_ERR_PANIC, fmt.Sprint(o.panicked))
 	case o.err != nil:
-		return completeError(inv, o.err)
+		s.finishError(id, o.err)
+	default:
+		s.finishDecision(id, o.d)
 	}
-	return completeDecision(inv, o.d)
 }
 
-// serveAbandonedCap is ah_serve_abandoned_cap (for the tests).
-func serveAbandonedCap() int { return int(C.ah_serve_abandoned_cap()) }
+func (s *server) finishDecision(id C.uint64_t, d Decision) {
+	j, err := json.Marshal(d)
+	if err != nil {
+		s.finishStatus(id, C.AH_ERR_INVALID_DECISION, err.Error())
+		return
+	}
+	p, n := bytesArg(j)
+	var out *C.ah_bridge_output
+	st := C.ah_bridge_finish(s.b, id, p, n, &out, nil)
+	s.finished(out, st)
+}
+
+func (s *server) finishError(id C.uint64_t, err error) {
+	st, msg := errorStatus(err)
+	s.finishStatus(id, st, msg)
+}
+
+func (s *server) finishStatus(id C.uint64_t, st C.uint32_t, msg string) {
+	p, n := optStrArg(msg)
+	var out *C.ah_bridge_output
+	rc := C.ah_bridge_finish_error(s.b, id, st, p, n, &out, nil)
+	s.finished(out, rc)
+}
+
+// serveWorkers is the bridge's worker count on this machine (for the tests).
+func serveWorkers() int {
+	args, _, err := startRun([]string{"h", "agenthooks", "serve", "--provider=opencode"})
+	if err != nil || args == nil {
+		return 0
+	}
+	defer C.ah_run_args_free(args)
+	var b *C.ah_bridge
+	if C.ah_bridge_new(args, nil, 0, &b, nil) != C.AH_OK {
+		return 0
+	}
+	defer C.ah_bridge_free(b)
+	return int(C.ah_bridge_workers(b))
+}

@@ -16,6 +16,44 @@ export declare class ExternalObject<T> {
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
+/** The serve bridge state machine (the core's `bridge::Bridge`). */
+export declare class NativeBridge {
+  /**
+   * A bridge for a `serve` plan (from `launch`; `args` replaces its
+   * arguments, e.g. with a `stateDir`) and the router's policy JSON,
+   * with the bounds of this machine. Throws `invalid_argument` (no
+   * `--provider`, a bad policy) or `unknown_provider`.
+   */
+  constructor(plan: NativePlan, args?: RunArgs | undefined | null, policyJson?: string | undefined | null)
+  /** The longest line to pass whole to `feed`. */
+  get maxLine(): number
+  /** How many leading bytes of a longer line `feed` needs. */
+  get headBytes(): number
+  /** Whether to read more input now (false while the queue is full). */
+  wantsInput(): boolean
+  /** Whether no request waits or runs (abandoned handlers aside). */
+  idle(): boolean
+  /**
+   * One input line without its newline; for a line over `maxLine`, its
+   * first `headBytes` bytes and `tooLong` its length.
+   */
+  feed(line: Buffer, tooLong?: number | undefined | null): BridgeOutput
+  /**
+   * The job's handlers decided in time (decision JSON; a malformed one
+   * is answered per the fail policy).
+   */
+  finish(id: number, decisionJson: string): BridgeOutput
+  /** The job's handlers failed (an exception, a rejection). */
+  finishError(id: number, error: NativeError): BridgeOutput
+  /**
+   * The job's handlers missed the deadline and are abandoned: call
+   * `abandonedDone` when they settle.
+   */
+  finishTimeout(id: number): BridgeOutput
+  /** The abandoned handlers of job `id` have settled. */
+  abandonedDone(id: number): void
+}
+
 /** A core error, kept whole so a fail response can use it. */
 export declare class NativeError {
   /**
@@ -109,6 +147,32 @@ export interface Answer {
   error_code?: string
   /** Its message. */
   error_message?: string
+}
+
+/**
+ * A job the bridge hands out: run the handlers on `event` within
+ * `deadlineMs`, then report it by `id`.
+ */
+export interface BridgeJob {
+  /** Names the job in `finish*` and `abandonedDone`. */
+  id: number
+  /** The handler deadline in milliseconds. */
+  deadlineMs: number
+  /** The decoded event. */
+  event: ExternalObject<'agenthooks:Event'>
+}
+
+/**
+ * What to do after a bridge call: write `frames` (reply lines, each
+ * ending in a newline) to stdout and `stderr` to stderr, then run `jobs`.
+ */
+export interface BridgeOutput {
+  /** Reply lines, each ending in a newline (empty: none). */
+  frames: string
+  /** Text for stderr. */
+  stderr: string
+  /** Jobs that are ready to run now. */
+  jobs: Array<BridgeJob>
 }
 
 /** What a provider's native event can express. */
@@ -264,13 +328,6 @@ export declare function failResponse(providerId: string, event: ExternalObject<'
 
 /** The answer to a payload that failed to decode, per the fail policy. */
 export declare function failResponseForPayload(providerId: string, payload: string | Buffer, error: NativeError, policyJson?: string | undefined | null): Response
-
-/**
- * The response as the process writes it: with `AGENTHOOKS_NOTES` set
- * (demos, debugging), the notes are appended to stderr, as the core's
- * `run_process` does.
- */
-export declare function finalize(resp: Response): Response
 
 /** The merged decision (JSON); the fold is empty afterwards. */
 export declare function foldFinish(fold: ExternalObject<'agenthooks:Fold'>): string

@@ -835,6 +835,7 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.NativeBridge = nativeBinding.NativeBridge
 module.exports.NativeError = nativeBinding.NativeError
 module.exports.NativeInvocation = nativeBinding.NativeInvocation
 module.exports.NativePlan = nativeBinding.NativePlan
@@ -864,7 +865,6 @@ module.exports.eventRawText = nativeBinding.eventRawText
 module.exports.eventRespond = nativeBinding.eventRespond
 module.exports.failResponse = nativeBinding.failResponse
 module.exports.failResponseForPayload = nativeBinding.failResponseForPayload
-module.exports.finalize = nativeBinding.finalize
 module.exports.foldFinish = nativeBinding.foldFinish
 module.exports.foldIsDone = nativeBinding.foldIsDone
 module.exports.foldNew = nativeBinding.foldNew

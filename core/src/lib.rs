@@ -35,18 +35,20 @@ pub use dialect::{
 };
 pub use error::{Error, ErrorCode, Result};
 pub use model::*;
+pub mod bridge;
 pub mod dispatch;
 pub mod host;
 /// The agents' hook matchers (part of the host side; kept at this path).
 pub use host::matcher;
 pub mod merge;
+pub mod process;
 pub mod router;
 pub mod runtime;
 pub mod serve;
 pub mod state;
 mod usage;
+pub use process::main;
 pub use router::{
     Handler, Matcher, PermissionRequestEvent, PromptEvent, Router, StopEvent, ToolErrorEvent,
     ToolPostEvent, ToolPreEvent, all, any, handler, when,
 };
-pub use runtime::main;

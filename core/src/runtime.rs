@@ -385,7 +385,12 @@ pub fn read_stdin(limit: usize) -> Result<Vec<u8>, Error> {
 
 /// The effective policy: the router's, with argv overrides.
 pub fn effective_policy(router: &Router, args: &RunArgs) -> Policy {
-    let mut p = router.get_policy().clone();
+    effective_policy_of(router.get_policy(), args)
+}
+
+/// The effective policy: `policy`, with argv overrides.
+pub fn effective_policy_of(policy: &Policy, args: &RunArgs) -> Policy {
+    let mut p = policy.clone();
     if let Some(f) = args.fail {
         p.fail = f;
     }
@@ -412,6 +417,9 @@ pub struct Invocation {
     /// Diagnostics for stderr (unsafe state, argv warnings, an unknown
     /// event name, ...), added to the answer.
     warnings: Vec<String>,
+    /// A `serve` line: its reply frame carries the notes in their own
+    /// field, so [`Invocation::complete`] leaves them off stderr.
+    serve: bool,
 }
 
 /// The state root for this run: `args.state_dir` (embedding, tests) or the
@@ -465,7 +473,7 @@ pub fn prepare(
     // `--match` / `--hook-id`: where an agent's matcher dialect could not
     // express the manifest's matcher, the config matches broadly and we
     // filter here (a non-matching call answers the no-op).
-    crate::install::filter::gate(args, &event, &policy)?;
+    crate::install::filter::gate(args.matcher.as_deref(), &event, &policy)?;
     // Cursor fires a generic and a specific hook for one call, each in its
     // own process: the second to arrive answers the no-op. State that
     // cannot be used safely is reported; the event is handled (a double
@@ -520,13 +528,27 @@ pub fn prepare(
         deadline_ms,
         counter,
         warnings,
+        serve: args.command == "serve",
     })
 }
 
 impl Invocation {
     /// Encodes the handlers' outcome (a decision, or the error / panic /
-    /// timeout that replaced it) into the agent's answer.
+    /// timeout that replaced it) into the agent's answer, as the hook
+    /// process writes it (with the opt-in notes on stderr:
+    /// [`with_notes_on_stderr`]). Every language's run completes here.
     pub fn complete(&self, decision: Result<Decision, Error>) -> Response {
+        let r = self.encode(decision);
+        if self.serve {
+            r
+        } else {
+            with_notes_on_stderr(r)
+        }
+    }
+
+    /// [`Invocation::complete`] without the notes on stderr: the serve
+    /// bridge carries the notes in its reply frame.
+    pub(crate) fn encode(&self, decision: Result<Decision, Error>) -> Response {
         let ev = &*self.event;
         let mut r =
             match decision.and_then(|d| Ok((d.kind, dialect::respond(ev, &d, &self.policy)?))) {
@@ -565,9 +587,10 @@ pub fn start(
         (Err(Error::Io { .. }), Some(ap)) => Ok(ap.clone()),
         (other, _) => other,
     };
+    let serve = plan.args.command == "serve";
     let with_warnings = |mut r: Response| {
         r.stderr.insert_str(0, &plan.warnings);
-        r
+        if serve { r } else { with_notes_on_stderr(r) }
     };
     if let Some(problem) = &plan.problem {
         return Err(with_warnings(problem_answer(
@@ -780,7 +803,7 @@ pub fn run_plan(router: Arc<Router>, plan: &Plan, stdin: Result<Vec<u8>, Error>)
 /// [`run_process`] writes, without touching the process's stdio. `serve`
 /// is not run here (an answer with exit 2 says so).
 pub fn run_argv<S: AsRef<str>>(router: Arc<Router>, argv: &[S], stdin: &[u8]) -> Response {
-    let resp = match launch(argv) {
+    match launch(argv) {
         Launch::Answer(r) => r,
         Launch::Serve(plan) => Response {
             stderr: format!(
@@ -794,8 +817,7 @@ pub fn run_argv<S: AsRef<str>>(router: Arc<Router>, argv: &[S], stdin: &[u8]) ->
             let bytes = read_bounded(stdin, plan.read_limit());
             run_plan(router, &plan, bytes)
         }
-    };
-    with_notes_on_stderr(resp)
+    }
 }
 
 /// Runs one hook invocation end to end and returns the agent's answer.
@@ -804,7 +826,7 @@ pub fn run_argv<S: AsRef<str>>(router: Arc<Router>, argv: &[S], stdin: &[u8]) ->
 pub fn run(router: Arc<Router>, args: &RunArgs, payload: Result<Vec<u8>, Error>) -> Response {
     let inv = match prepare(args, router.get_policy(), payload) {
         Ok(inv) => inv,
-        Err(answer) => return answer,
+        Err(answer) => return with_notes_on_stderr(answer),
     };
     // No handler, observer or middleware for this event (a guard that
     // ignores PostToolUse, say): nothing can hang, so no handler thread.
@@ -963,14 +985,6 @@ impl StdoutGuard {
     }
 }
 
-/// The whole author-side run for a Rust hook program: parses argv, reads
-/// stdin, runs the router, writes the agent's answer and exits.
-pub fn main(router: Router) -> ! {
-    let argv: Vec<String> = std::env::args().collect();
-    let code = run_process(router, &argv);
-    std::process::exit(code)
-}
-
 /// The response as a hook process writes it, with its notes (what the
 /// agent could not express, and what it became instead) appended to stderr
 /// as `agenthooks: note: …` lines when [`notes_wanted`] says so. Every
@@ -1011,51 +1025,6 @@ pub fn notes_wanted(setting: Option<&str>, resp: &Response) -> bool {
             "0" | "off" | "false" | "no"
         ),
     }
-}
-
-/// [`main`] without the exit, for tests and embedding: [`launch`], then
-/// stdin ([`read_stdin`]) and [`run_plan`] (or the `serve` loop), then the
-/// answer on the real stdout (stray prints of handlers go to stderr).
-pub fn run_process(router: Router, argv: &[String]) -> i32 {
-    let plan = match launch(argv) {
-        Launch::Answer(r) => return write_process_answer(&r, None),
-        Launch::Serve(plan) => {
-            if !plan.warnings.is_empty() {
-                let mut err = std::io::stderr().lock();
-                let _ = err.write_all(plan.warnings.as_bytes());
-                let _ = err.flush();
-            }
-            // NDJSON over stdio for the OpenCode / OpenClaw plugin bridges.
-            return crate::serve::serve_process(router, &plan.args);
-        }
-        Launch::Run(plan) => plan,
-    };
-    let guard = StdoutGuard::divert();
-    let stdin = read_stdin(plan.read_limit());
-    let resp = with_notes_on_stderr(run_plan(Arc::new(router), &plan, stdin));
-    write_process_answer(&resp, Some(&guard))
-}
-
-/// Writes stderr, then stdout (through the guard when there is one);
-/// returns the exit code (1 when stdout cannot be written).
-fn write_process_answer(resp: &Response, guard: Option<&StdoutGuard>) -> i32 {
-    if !resp.stderr.is_empty() {
-        let mut err = std::io::stderr().lock();
-        let _ = err.write_all(resp.stderr.as_bytes());
-        let _ = err.flush();
-    }
-    let written = match guard {
-        Some(g) => g.write_answer(resp.stdout.as_bytes()),
-        None => {
-            let mut out = std::io::stdout().lock();
-            out.write_all(resp.stdout.as_bytes())
-                .and_then(|()| out.flush())
-        }
-    };
-    if written.is_err() {
-        return 1;
-    }
-    resp.exit_code
 }
 
 #[cfg(test)]

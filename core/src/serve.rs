@@ -13,7 +13,10 @@
 //!
 //! Each request is decoded, run through the router within the deadline and
 //! encoded exactly as `agenthooks run` would (`runtime::prepare`, the
-//! handlers, `Invocation::complete`).
+//! handlers, `Invocation::complete`). Every rule below lives in the
+//! [`crate::bridge`] state machine; this module is the Rust driver over
+//! it (a worker pool, handler threads, stdin and stdout), as the Python,
+//! Node and Go serve loops are theirs.
 //!
 //! **Every reply carries `output`**: the dialect's answer (the action
 //! object), or `null` for "no opinion". When something failed (a handler
@@ -28,9 +31,7 @@
 //! else `null`. A reply with `seq: null` cannot be matched to a request:
 //! the plugin logs it, and the request (if it was one) is answered by the
 //! plugin's own deadline with the fail policy. The loop never stops on bad
-//! input. [`step`] is this classification of one line, shared with the
-//! Python and Go serve loops so that all three reply alike
-//! (`fixtures/serve/`).
+//! input. [`step`] is this classification of one line.
 //!
 //! Bounds (issue 21 §5): a fixed pool of [`Limits::workers`] threads runs
 //! the requests; frames of one session are handled in order, sessions in
@@ -48,71 +49,25 @@
 //! Handlers' stray prints go to stderr. End of input: pending requests
 //! finish, then the program exits 0.
 
-use std::collections::{HashMap, VecDeque};
 use std::io::{BufRead, Write};
 use std::panic::AssertUnwindSafe;
-use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use serde_json::{Map, Value, json};
-
-use crate::dialect::{self, DEFAULT_MAX_BYTES, parse_object};
+pub use crate::bridge::{
+    ABANDONED_CAP, HEAD_BYTES, Limits, STALE_GRACE, Step, error_reply, overloaded,
+    overloaded_message, recover_seq, reply_frame, step,
+};
+use crate::bridge::{Bridge, Job, Outcome, Output};
+use crate::dialect::DEFAULT_MAX_BYTES;
 use crate::error::Error;
-use crate::model::{Decision, Event, Policy, Provider, Response};
 use crate::router::Router;
 use crate::runtime::{self, RunArgs};
 
-/// How many leading bytes of a line are kept to recover its `seq` when
-/// the line is too long or does not parse.
-pub const HEAD_BYTES: usize = 256;
-
-/// Handlers past their deadline that may still be running before new
-/// requests are refused (answered by the fail policy without running).
-pub const ABANDONED_CAP: usize = 32;
-
-/// A request that waited in the queue longer than its deadline plus this
-/// is answered by the fail policy without running: the plugin waits the
-/// deadline plus 500 ms (`bindings/node/plugins/common.js`), so nobody is
-/// waiting for it any more.
-pub const STALE_GRACE: Duration = Duration::from_millis(500);
-
 /// Where reply lines go (one `write_all` per line, then a flush).
 pub type Sink = Arc<Mutex<dyn Write + Send>>;
-
-/// The bounds of the serve loop.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limits {
-    /// Threads running requests.
-    pub workers: usize,
-    /// Requests waiting for a worker; the loop stops reading while full.
-    pub queue: usize,
-    /// Bytes of frames waiting or running; the loop stops reading while
-    /// a frame would cross it (a frame alone is always admitted).
-    pub queue_bytes: usize,
-    /// Handlers past their deadline that may still run (see [`ABANDONED_CAP`]).
-    pub abandoned: usize,
-}
-
-impl Limits {
-    /// The defaults for this machine and frame limit: `workers` = twice
-    /// the available cores, at least 2 and at most 16 (handlers mostly
-    /// wait on I/O or on nothing, so two per core keeps the cores busy
-    /// while some block; past 16 more threads only add memory, and a
-    /// session's frames run one at a time anyway); `queue` = 4 per
-    /// worker; `queue_bytes` = the frame limit, at least 16 MiB.
-    pub fn for_machine(max_bytes: usize) -> Limits {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let workers = cores.saturating_mul(2).clamp(2, 16);
-        Limits {
-            workers,
-            queue: workers.saturating_mul(4),
-            queue_bytes: max_bytes.max(16 << 20),
-            abandoned: ABANDONED_CAP,
-        }
-    }
-}
 
 /// One input line as [`read_frame`] read it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -179,513 +134,111 @@ pub fn read_frame(r: &mut impl BufRead, max: usize) -> Option<Frame> {
     Some(Frame::Line(line))
 }
 
-/// What the serve loop does with one line.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Step {
-    /// A blank line: nothing.
-    Skip,
-    /// Write this frame (the hello reply, or the reply to a line that is
-    /// not a request); nothing runs.
-    Reply(Value),
-    /// A request: run the whole line as the dialect's payload
-    /// (`runtime::prepare`, the handlers, `complete`) and reply with
-    /// [`reply_frame`]. Requests of one `session` run in order.
-    Request {
-        /// The request's `seq` (a number or a string).
-        seq: Value,
-        /// Its session id (`""` when it names none).
-        session: String,
-    },
-}
-
-/// Classifies one input line (`too_long`: the line was longer than the
-/// limit and `line` holds only its first bytes). `policy` is the router's;
-/// `--fail` in `args` overrides it, as in `runtime::prepare`. Pure: the
-/// Rust, Python and Go serve loops all call it.
-pub fn step(
-    provider: Provider,
-    args: &RunArgs,
-    policy: &Policy,
-    line: &[u8],
-    too_long: Option<usize>,
-) -> Step {
-    let mut policy = policy.clone();
-    if let Some(f) = args.fail {
-        policy.fail = f;
-    }
-    let max = args.max_bytes.unwrap_or(DEFAULT_MAX_BYTES);
-    let fail = |seq: Option<Value>, e: Error| {
-        Step::Reply(error_reply(
-            provider,
-            &policy,
-            seq.unwrap_or(Value::Null),
-            &e,
-        ))
-    };
-    if too_long.is_some() {
-        return fail(
-            recover_seq(line),
-            Error::TooLarge {
-                what: "frame",
-                limit: max,
-            },
-        );
-    }
-    if line.iter().all(u8::is_ascii_whitespace) {
-        return Step::Skip;
-    }
-    let map = match parse_object(line, max) {
-        Ok(m) => m,
-        Err(e) => return fail(recover_seq(line), e),
-    };
-    if let Some(h) = map.get("hello") {
-        if let Some(p) = h.get("provider").and_then(Value::as_str) {
-            if Provider::parse(p).ok() != Some(provider) {
-                return fail(
-                    None,
-                    Error::InvalidArgument {
-                        message: format!(
-                            "hello names provider `{p}` but this program serves `{}`",
-                            provider.id()
-                        ),
-                    },
-                );
-            }
-        }
-        return Step::Reply(json!({
-            "hello": {
-                "provider": provider.id(),
-                "version": env!("CARGO_PKG_VERSION"),
-                "policy": serde_json::to_value(&policy).unwrap_or(Value::Null),
-                "deadline_ms": policy.deadline_ms(args.timeout_s),
-            }
-        }));
-    }
-    match map.get("seq") {
-        Some(v @ (Value::Number(_) | Value::String(_))) => Step::Request {
-            seq: v.clone(),
-            session: session_key(&map),
-        },
-        _ => fail(
-            None,
-            Error::InvalidArgument {
-                message: "a request frame needs a `seq` (number or string)".into(),
-            },
-        ),
-    }
-}
-
-/// The `seq` of a line that is too long or does not parse, from its
-/// first [`HEAD_BYTES`] bytes: they must read `{"seq": <v>` followed by
-/// `,` or `}` (JSON whitespace allowed between tokens), `<v>` an integer
-/// (`-?(0|[1-9][0-9]*)` within the 64-bit range) or a JSON string.
-pub fn recover_seq(line: &[u8]) -> Option<Value> {
-    let head = &line[..line.len().min(HEAD_BYTES)];
-    let ws = |mut i: usize| {
-        while matches!(head.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-            i += 1;
-        }
-        i
-    };
-    let mut i = ws(0);
-    if head.get(i) != Some(&b'{') {
-        return None;
-    }
-    i = ws(i + 1);
-    if !head.get(i..)?.starts_with(b"\"seq\"") {
-        return None;
-    }
-    i = ws(i + 5);
-    if head.get(i) != Some(&b':') {
-        return None;
-    }
-    i = ws(i + 1);
-    let start = i;
-    match head.get(i)? {
-        b'"' => {
-            i += 1;
-            loop {
-                match head.get(i)? {
-                    b'\\' => i += 2,
-                    b'"' => {
-                        i += 1;
-                        break;
-                    }
-                    _ => i += 1,
-                }
-            }
-        }
-        b'-' | b'0'..=b'9' => {
-            if head[i] == b'-' {
-                i += 1;
-            }
-            while head.get(i).is_some_and(u8::is_ascii_digit) {
-                i += 1;
-            }
-        }
-        _ => return None,
-    }
-    let token = head.get(start..i)?;
-    if !matches!(head.get(ws(i)), Some(b',' | b'}')) {
-        return None;
-    }
-    match serde_json::from_slice::<Value>(token).ok()? {
-        v @ Value::String(_) => Some(v),
-        Value::Number(n) if n.is_i64() || n.is_u64() => Some(Value::Number(n)),
-        _ => None,
-    }
-}
-
-/// The session a frame belongs to, for ordering: the first session id
-/// found in the frame's usual places (OpenCode `input.sessionID`,
-/// `input.info.id`, `input.part.sessionID`; OpenClaw `ctx.sessionId`,
-/// `event.sessionId`, `ctx.sessionKey`); `""` when none.
-fn session_key(frame: &Map<String, Value>) -> String {
-    let paths: [&[&str]; 9] = [
-        &["input", "sessionID"],
-        &["input", "info", "sessionID"],
-        &["input", "info", "id"],
-        &["input", "part", "sessionID"],
-        &["ctx", "sessionId"],
-        &["event", "sessionId"],
-        &["ctx", "sessionKey"],
-        &["event", "sessionKey"],
-        &["input", "sessionId"],
-    ];
-    for path in paths {
-        let mut v = frame.get(path[0]);
-        for k in &path[1..] {
-            v = v.and_then(|x| x.get(*k));
-        }
-        if let Some(Value::String(s)) = v {
-            return s.clone();
-        }
-    }
-    String::new()
-}
-
-/// `output` of a response: its stdout JSON, `null` when empty (or, never
-/// expected, not JSON: then the error says so).
-fn output_of(r: &Response) -> (Value, Option<Value>) {
-    let text = r.stdout.trim();
-    if text.is_empty() {
-        return (Value::Null, None);
-    }
-    match serde_json::from_str::<Value>(text) {
-        Ok(v) => (v, None),
-        Err(e) => (
-            Value::Null,
-            Some(json!({"code": "io", "message": format!("the answer is not JSON: {e}")})),
-        ),
-    }
-}
-
-/// The reply to a line that is not a request, or a request that could not
-/// be answered: `output` is the fail policy's answer for an undecodable
-/// frame of `provider` (`policy` is the effective one), `error` names `e`.
-pub fn error_reply(provider: Provider, policy: &Policy, seq: Value, e: &Error) -> Value {
-    let r = dialect::fail_response(provider, None, e, policy);
-    let (output, _) = output_of(&r);
-    let mut out = Map::new();
-    out.insert("seq".into(), seq);
-    out.insert("output".into(), output);
-    if !r.notes.is_empty() {
-        out.insert(
-            "notes".into(),
-            serde_json::to_value(&r.notes).unwrap_or(Value::Null),
-        );
-    }
-    out.insert(
-        "error".into(),
-        json!({"code": e.code().as_str(), "message": e.to_string()}),
-    );
-    Value::Object(out)
-}
-
-/// `{"seq", "output", "notes"?, "error"?}` for a response: `output` is the
-/// stdout JSON (`null` when empty: no opinion); `error` is set when the
-/// fail policy answered (its note names the error code).
-pub fn reply_frame(seq: Value, r: &Response) -> Value {
-    let mut out = Map::new();
-    out.insert("seq".into(), seq);
-    let (output, bad) = output_of(r);
-    out.insert("output".into(), output);
-    if let Some(b) = bad {
-        out.insert("error".into(), b);
-    }
-    if !r.notes.is_empty() {
-        out.insert(
-            "notes".into(),
-            serde_json::to_value(&r.notes).unwrap_or(Value::Null),
-        );
-    }
-    if let Some(n) = r
-        .notes
-        .iter()
-        .find(|n| n.code == "fail_open" || n.code == "fail_closed")
-    {
-        out.entry("error").or_insert_with(|| {
-            json!({
-                "code": n.from.clone().unwrap_or_else(|| "handler_error".into()),
-                "message": r.stderr.trim(),
-            })
-        });
-    }
-    Value::Object(out)
-}
-
-/// The error a request is answered with when [`ABANDONED_CAP`] handlers
-/// are still running past their deadline (the fail policy answers it).
-pub fn overloaded() -> Error {
-    Error::Handler {
-        message: overloaded_message().into(),
-    }
-}
-
-/// The message of [`overloaded`] (for the bindings' serve loops).
-pub fn overloaded_message() -> &'static str {
-    "32 handlers are still running past their deadline; this request was not run (the bridge is overloaded)"
-}
-
-fn write_line(sink: &Sink, v: &Value) {
-    let mut line = serde_json::to_vec(v).unwrap_or_else(|_| b"{}".to_vec());
-    line.push(b'\n');
-    let mut w = sink.lock().unwrap_or_else(|p| p.into_inner());
-    let _ = w.write_all(&line);
-    let _ = w.flush();
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+fn lock<T: ?Sized>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-/// One request waiting for a worker.
-struct Job {
-    seq: Value,
-    line: Vec<u8>,
-    at: Instant,
-}
-
-/// A session with requests waiting or running.
-#[derive(Default)]
-struct Session {
-    jobs: VecDeque<Job>,
-    running: bool,
-}
-
-#[derive(Default)]
-struct QueueState {
-    sessions: HashMap<String, Session>,
-    /// Sessions with a job waiting and none running, oldest first.
-    ready: VecDeque<String>,
-    /// Jobs waiting.
-    queued: usize,
-    /// Frame bytes waiting or running.
-    bytes: usize,
-    closed: bool,
-}
-
-/// The bounded, per-session-ordered queue between the reader and the
-/// workers.
-#[derive(Default)]
-struct Queue {
-    state: Mutex<QueueState>,
-    work: Condvar,
-    space: Condvar,
-}
-
-impl Queue {
-    /// Adds a job; blocks while the queue is full.
-    fn submit(&self, key: String, job: Job, limits: &Limits) {
-        let len = job.line.len();
-        let mut st = lock(&self.state);
-        while !(st.queued == 0 && st.bytes == 0)
-            && (st.queued >= limits.queue || st.bytes.saturating_add(len) > limits.queue_bytes)
-        {
-            st = self.space.wait(st).unwrap_or_else(|p| p.into_inner());
-        }
-        let st = &mut *st;
-        st.queued += 1;
-        st.bytes = st.bytes.saturating_add(len);
-        let s = st.sessions.entry(key.clone()).or_default();
-        s.jobs.push_back(job);
-        if !s.running && s.jobs.len() == 1 {
-            st.ready.push_back(key);
-            self.work.notify_one();
-        }
-    }
-
-    /// The next job to run, with its session; `None` once closed and drained.
-    fn next(&self) -> Option<(String, Job)> {
-        let mut guard = lock(&self.state);
-        loop {
-            let st = &mut *guard;
-            while let Some(key) = st.ready.pop_front() {
-                let Some(s) = st.sessions.get_mut(&key) else {
-                    continue;
-                };
-                let Some(job) = s.jobs.pop_front() else {
-                    continue;
-                };
-                s.running = true;
-                st.queued = st.queued.saturating_sub(1);
-                self.space.notify_one();
-                return Some((key, job));
-            }
-            if st.closed {
-                return None;
-            }
-            guard = self.work.wait(guard).unwrap_or_else(|p| p.into_inner());
-        }
-    }
-
-    /// A job of `key` of `len` bytes finished.
-    fn done(&self, key: &str, len: usize) {
-        let mut guard = lock(&self.state);
-        let st = &mut *guard;
-        st.bytes = st.bytes.saturating_sub(len);
-        if let Some(s) = st.sessions.get_mut(key) {
-            s.running = false;
-            if s.jobs.is_empty() {
-                // A session with nothing waiting is not tracked.
-                st.sessions.remove(key);
-            } else {
-                st.ready.push_back(key.to_string());
-                self.work.notify_one();
-            }
-        }
-        self.space.notify_one();
-    }
-
-    fn close(&self) {
-        lock(&self.state).closed = true;
-        self.work.notify_all();
-    }
-}
-
-/// What the workers share.
+/// What the reader, the workers and the handler threads share.
 struct Shared {
     router: Arc<Router>,
-    args: RunArgs,
-    provider: Provider,
+    bridge: Mutex<Bridge>,
+    /// Signalled whenever a job finishes (room to read, or idle).
+    changed: Condvar,
     sink: Sink,
-    limits: Limits,
-    queue: Queue,
-    /// Handlers past their deadline still running.
-    abandoned: Arc<AtomicUsize>,
+    jobs: Mutex<Option<mpsc::Sender<Job>>>,
 }
 
 impl Shared {
-    fn work(&self) {
-        while let Some((key, job)) = self.queue.next() {
-            let len = job.line.len();
-            self.process(job);
-            self.queue.done(&key, len);
+    /// Writes an output's frames and stderr, then starts its jobs (in
+    /// that order: a session's next reply cannot overtake this one).
+    fn emit(self: &Arc<Self>, out: Output) {
+        for f in &out.frames {
+            let mut line = Vec::with_capacity(f.len() + 1);
+            line.extend_from_slice(f.as_bytes());
+            line.push(b'\n');
+            let mut w = lock(&self.sink);
+            let _ = w.write_all(&line);
+            let _ = w.flush();
         }
-    }
-
-    fn process(&self, job: Job) {
-        let seq = job.seq.clone();
-        let stderr = match std::panic::catch_unwind(AssertUnwindSafe(|| {
-            let resp = self.answer(job);
-            (reply_frame(seq.clone(), &resp), resp.stderr)
-        })) {
-            Ok((frame, stderr)) => {
-                write_line(&self.sink, &frame);
-                stderr
-            }
-            Err(p) => {
-                // A bug below the handlers: still the fail policy's answer.
-                let e = Error::Panic {
-                    message: runtime::panic_message(p.as_ref()),
-                };
-                let policy = runtime::effective_policy(&self.router, &self.args);
-                write_line(&self.sink, &error_reply(self.provider, &policy, seq, &e));
-                format!("agenthooks: {}: {e}\n", e.code())
-            }
-        };
-        if !stderr.is_empty() {
+        if !out.stderr.is_empty() {
             let mut err = std::io::stderr().lock();
-            let _ = err.write_all(stderr.as_bytes());
+            let _ = err.write_all(out.stderr.as_bytes());
             let _ = err.flush();
         }
+        for job in out.jobs {
+            let sent = lock(&self.jobs).as_ref().map(|tx| tx.send(job));
+            match sent {
+                Some(Ok(())) => {}
+                // No worker could start: run it here, in order.
+                Some(Err(mpsc::SendError(job))) => self.run(job),
+                None => {}
+            }
+        }
     }
 
-    /// One request, as `agenthooks run` answers it, within the bounds.
-    fn answer(&self, job: Job) -> Response {
-        let inv = match runtime::prepare(&self.args, self.router.get_policy(), Ok(job.line)) {
-            Ok(inv) => inv,
-            Err(r) => return r,
-        };
-        let deadline = Duration::from_millis(inv.deadline_ms);
-        let outcome = if job.at.elapsed() >= deadline.saturating_add(STALE_GRACE) {
-            // It waited in the queue so long that the plugin has given up
-            // on it: answer at once instead of running it.
-            Err(Error::HandlerTimeout {
-                ms: inv.deadline_ms,
-            })
-        } else if !self.router.runs_user_code(&inv.event) {
-            // No handler, observer or middleware: nothing can hang.
-            self.router.decide(&inv.event)
+    /// One job: the router within the deadline, then its outcome to the
+    /// bridge.
+    fn run(self: &Arc<Self>, job: Job) {
+        let id = job.id;
+        let outcome = if self.router.runs_user_code(&job.event) {
+            self.decide(job)
         } else {
-            self.decide(Arc::clone(&inv.event), deadline, inv.deadline_ms)
+            // No handler, observer or middleware: nothing can hang.
+            Outcome::Done(self.router.decide(&job.event))
         };
-        inv.complete(outcome)
+        let out = lock(&self.bridge).finish(id, outcome);
+        self.changed.notify_all();
+        if let Ok(out) = out {
+            self.emit(out);
+        }
     }
 
-    /// The router on a handler thread, abandoned after `wait`; refused
-    /// while too many abandoned handlers still run.
-    fn decide(
-        &self,
-        event: Arc<Event>,
-        wait: Duration,
-        deadline_ms: u64,
-    ) -> Result<Decision, Error> {
+    /// The router on a handler thread, abandoned after the deadline (its
+    /// end is reported to the bridge when it comes).
+    fn decide(self: &Arc<Self>, job: Job) -> Outcome {
         const RUNNING: u8 = 0;
         const DONE: u8 = 1;
         const ABANDONED: u8 = 2;
-        if self.abandoned.load(Ordering::SeqCst) >= self.limits.abandoned {
-            return Err(overloaded());
-        }
         let state = Arc::new(AtomicU8::new(RUNNING));
         let (tx, rx) = mpsc::channel();
-        let router = self.router.clone();
-        let (st, abandoned) = (state.clone(), self.abandoned.clone());
+        let (st, me, id, event) = (state.clone(), self.clone(), job.id, job.event);
         let spawned = std::thread::Builder::new()
             .name("agenthooks-handler".into())
             .spawn(move || {
-                let r = std::panic::catch_unwind(AssertUnwindSafe(|| router.decide(&event)));
+                let r = std::panic::catch_unwind(AssertUnwindSafe(|| me.router.decide(&event)));
                 if st.swap(DONE, Ordering::SeqCst) == ABANDONED {
-                    abandoned.fetch_sub(1, Ordering::SeqCst);
+                    lock(&me.bridge).abandoned_done(id);
                 }
                 let _ = tx.send(r);
             });
         if let Err(e) = spawned {
-            return Err(Error::Io {
+            return Outcome::Done(Err(Error::Io {
                 what: "spawning the handler thread".into(),
                 source: e,
-            });
+            }));
         }
-        match rx.recv_timeout(wait) {
+        let result = match rx.recv_timeout(Duration::from_millis(job.deadline_ms)) {
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if state
+                    .compare_exchange(RUNNING, ABANDONED, Ordering::SeqCst, Ordering::SeqCst)
+                    .is_ok()
+                {
+                    return Outcome::TimedOut;
+                }
+                // It finished just now: not abandoned.
+                rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected)
+            }
+            other => other,
+        };
+        Outcome::Done(match result {
             Ok(Ok(r)) => r,
             Ok(Err(p)) => Err(Error::Panic {
                 message: runtime::panic_message(p.as_ref()),
             }),
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                self.abandoned.fetch_add(1, Ordering::SeqCst);
-                if state
-                    .compare_exchange(RUNNING, ABANDONED, Ordering::SeqCst, Ordering::SeqCst)
-                    .is_err()
-                {
-                    // It finished just now: not abandoned.
-                    self.abandoned.fetch_sub(1, Ordering::SeqCst);
-                }
-                Err(Error::HandlerTimeout { ms: deadline_ms })
-            }
-            Err(mpsc::RecvTimeoutError::Disconnected) => Err(Error::Panic {
+            Err(_) => Err(Error::Panic {
                 message: "handler thread died".into(),
             }),
-        }
+        })
     }
 }
 
@@ -702,7 +255,10 @@ pub fn serve(
     serve_with(router, args, input, sink, limits)
 }
 
-/// [`serve`] within the given limits (a zero is taken as 1).
+/// [`serve`] within the given limits (a zero is taken as 1): the Rust
+/// driver of the [`Bridge`]. The reader feeds it lines while it wants
+/// input; a pool of [`Limits::workers`] threads runs the jobs it hands
+/// out; at end of input the pending requests finish.
 pub fn serve_with(
     router: Arc<Router>,
     args: &RunArgs,
@@ -710,70 +266,96 @@ pub fn serve_with(
     sink: Sink,
     limits: Limits,
 ) -> Result<(), Error> {
-    let provider = match args.provider.as_deref() {
-        Some(p) => Provider::parse(p)?,
-        None => {
-            return Err(Error::InvalidArgument {
-                message: "`serve` needs --provider (opencode or openclaw)".into(),
-            });
-        }
-    };
-    let limits = Limits {
-        workers: limits.workers.max(1),
-        queue: limits.queue.max(1),
-        queue_bytes: limits.queue_bytes.max(1),
-        abandoned: limits.abandoned.max(1),
-    };
-    let max = args.max_bytes.unwrap_or(DEFAULT_MAX_BYTES);
+    let bridge = Bridge::new(args, router.get_policy(), limits)?;
+    let (limits, max) = (bridge.limits(), bridge.max_line());
+    let (tx, rx) = mpsc::channel::<Job>();
     let shared = Arc::new(Shared {
         router,
-        args: args.clone(),
-        provider,
+        bridge: Mutex::new(bridge),
+        changed: Condvar::new(),
         sink,
-        limits,
-        queue: Queue::default(),
-        abandoned: Arc::new(AtomicUsize::new(0)),
+        jobs: Mutex::new(Some(tx)),
     });
+    let rx = Arc::new(Mutex::new(rx));
     let mut workers = Vec::with_capacity(limits.workers);
     for _ in 0..limits.workers {
-        let s = shared.clone();
-        match std::thread::Builder::new()
+        let (s, rx) = (shared.clone(), rx.clone());
+        let spawned = std::thread::Builder::new()
             .name("agenthooks-serve".into())
-            .spawn(move || s.work())
-        {
+            .spawn(move || {
+                loop {
+                    let job = lock(&rx).recv();
+                    match job {
+                        Ok(job) => s.run(job),
+                        Err(_) => break,
+                    }
+                }
+            });
+        match spawned {
             Ok(h) => workers.push(h),
             Err(_) => break,
         }
     }
-    let policy = shared.router.get_policy().clone();
-    while let Some(frame) = read_frame(&mut input, max) {
-        let (line, too_long) = match frame {
-            Frame::Line(l) => (l, None),
-            Frame::TooLong { len, head } => (head, Some(len)),
-        };
-        match step(provider, &shared.args, &policy, &line, too_long) {
-            Step::Skip => {}
-            Step::Reply(v) => write_line(&shared.sink, &v),
-            Step::Request { seq, session } => {
-                let job = Job {
-                    seq,
-                    line,
-                    at: Instant::now(),
-                };
-                if workers.is_empty() {
-                    // No thread could start: answer here, in order.
-                    shared.process(job);
-                } else {
-                    shared.queue.submit(session, job, &limits);
-                }
+    drop(rx);
+    if workers.is_empty() {
+        // No thread could start: jobs run on the reader, in order.
+        *lock(&shared.jobs) = None;
+    }
+    loop {
+        {
+            let mut b = lock(&shared.bridge);
+            while !b.wants_input() {
+                b = shared.changed.wait(b).unwrap_or_else(|p| p.into_inner());
             }
         }
+        let Some(frame) = read_frame(&mut input, max) else {
+            break;
+        };
+        let out = {
+            let mut b = lock(&shared.bridge);
+            match &frame {
+                Frame::Line(l) => b.feed(l),
+                Frame::TooLong { len, head } => b.feed_too_long(*len, head),
+            }
+        };
+        if workers.is_empty() {
+            run_inline(&shared, out);
+        } else {
+            shared.emit(out);
+        }
     }
-    shared.queue.close();
+    {
+        let mut b = lock(&shared.bridge);
+        while !b.idle() {
+            b = shared.changed.wait(b).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+    *lock(&shared.jobs) = None;
     for h in workers {
         let _ = h.join();
     }
     Ok(())
+}
+
+/// Without workers: an output's frames, then its jobs one after another
+/// on this thread (each job's output likewise).
+fn run_inline(shared: &Arc<Shared>, out: Output) {
+    let mut pending: std::collections::VecDeque<Output> = [out].into();
+    while let Some(mut out) = pending.pop_front() {
+        let jobs = std::mem::take(&mut out.jobs);
+        shared.emit(out);
+        for job in jobs {
+            let id = job.id;
+            let outcome = if shared.router.runs_user_code(&job.event) {
+                shared.decide(job)
+            } else {
+                Outcome::Done(shared.router.decide(&job.event))
+            };
+            if let Ok(o) = lock(&shared.bridge).finish(id, outcome) {
+                pending.push_back(o);
+            }
+        }
+    }
 }
 
 /// Writes through the real stdout while fd 1 points at stderr.
@@ -806,7 +388,8 @@ pub fn serve_process(router: Router, args: &RunArgs) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Policy;
+    use crate::model::{Decision, Policy};
+    use serde_json::{Value, json};
 
     #[derive(Clone, Default)]
     struct Buf(Arc<Mutex<Vec<u8>>>);
@@ -974,44 +557,6 @@ mod tests {
         }
         let long = format!(r#"{{"seq":"{}","#, "s".repeat(HEAD_BYTES));
         assert_eq!(seq(&long), None);
-    }
-
-    #[test]
-    fn queue_bounds_and_frees_sessions() {
-        let q = Queue::default();
-        let limits = Limits {
-            workers: 1,
-            queue: 2,
-            queue_bytes: 10,
-            abandoned: 1,
-        };
-        let job = |n: usize| Job {
-            seq: json!(n),
-            line: vec![b'x'; n],
-            at: Instant::now(),
-        };
-        q.submit("a".into(), job(4), &limits);
-        q.submit("a".into(), job(4), &limits);
-        // Session `a` is ordered: its second job waits for the first.
-        let (k, j) = q.next().unwrap();
-        assert_eq!((k.as_str(), j.seq.clone()), ("a", json!(4)));
-        assert!(lock(&q.state).ready.is_empty());
-        q.done("a", 4);
-        let (_, j) = q.next().unwrap();
-        assert_eq!(j.line.len(), 4);
-        q.done("a", 4);
-        assert!(
-            lock(&q.state).sessions.is_empty(),
-            "finished sessions are freed"
-        );
-        // A frame larger than the byte budget is admitted alone.
-        q.submit("b".into(), job(50), &limits);
-        assert_eq!(lock(&q.state).bytes, 50);
-        q.close();
-        assert!(q.next().is_some());
-        q.done("b", 50);
-        assert!(q.next().is_none());
-        assert_eq!(lock(&q.state).bytes, 0);
     }
 
     #[test]

@@ -21,7 +21,7 @@ fn child_main() -> ! {
         .split(' ')
         .map(str::to_string)
         .collect();
-    let code = agenthooks::runtime::run_process(r, &argv);
+    let code = agenthooks::process::run_process(r, &argv);
     std::process::exit(code)
 }
 

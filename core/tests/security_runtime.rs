@@ -36,7 +36,7 @@ fn child_main() -> ! {
     let argv: Vec<String> =
         serde_json::from_str(&std::env::var("AH_RUNTIME_ARGV").unwrap_or_default())
             .unwrap_or_default();
-    let code = agenthooks::runtime::run_process(r, &argv);
+    let code = agenthooks::process::run_process(r, &argv);
     std::process::exit(code)
 }
 

@@ -74,7 +74,7 @@ fn child_main(name: &str) -> ! {
         .split(' ')
         .map(str::to_string)
         .collect();
-    std::process::exit(agenthooks::runtime::run_process(router(name), &argv))
+    std::process::exit(agenthooks::process::run_process(router(name), &argv))
 }
 
 fn spawn(router: &str, argv: &str) -> Child {

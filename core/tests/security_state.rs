@@ -7,7 +7,7 @@
 //! the reason otherwise.
 //!
 //! The victim is this test binary re-run as a hook process (`child` mode,
-//! `AH_SEC_CHILD` set): it runs `agenthooks::runtime::run_process` with a
+//! `AH_SEC_CHILD` set): it runs `agenthooks::process::run_process` with a
 //! router that continues every stop, denies `rm` on Cursor and observes
 //! (no decision) when told to be an "audit" hook.
 
@@ -44,7 +44,7 @@ fn child() {
             }
         });
     }
-    let code = agenthooks::runtime::run_process(r, &argv);
+    let code = agenthooks::process::run_process(r, &argv);
     std::process::exit(code);
 }
 

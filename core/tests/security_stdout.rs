@@ -34,7 +34,7 @@ fn child() {
         .iter()
         .map(|s| s.to_string())
         .collect();
-    std::process::exit(agenthooks::runtime::run_process(r, &argv));
+    std::process::exit(agenthooks::process::run_process(r, &argv));
 }
 
 #[test]

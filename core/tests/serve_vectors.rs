@@ -40,6 +40,9 @@ fn vector_router() -> Router {
         } else if cmd == "slow" {
             std::thread::sleep(Duration::from_secs(3));
             Ok(Decision::no_decision())
+        } else if let Some(ms) = cmd.strip_prefix("sleep ").and_then(|n| n.parse().ok()) {
+            std::thread::sleep(Duration::from_millis(ms));
+            Ok(Decision::no_decision())
         } else {
             Ok(Decision::no_decision())
         }

@@ -78,7 +78,11 @@ fn undocumented(header: &str) -> Vec<String> {
     let mut missing = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         let Some(name) = declared(line) else { continue };
-        let prev = lines[..i].iter().rev().find(|l| !l.trim().is_empty());
+        // `AH_DEPRECATED("...")` sits between a doc comment and its item.
+        let prev = lines[..i]
+            .iter()
+            .rev()
+            .find(|l| !l.trim().is_empty() && !l.trim_start().starts_with("AH_DEPRECATED"));
         if !prev.is_some_and(|p| p.trim_end().ends_with("*/")) {
             missing.push(name);
         }

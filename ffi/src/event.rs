@@ -2,10 +2,10 @@
 
 use std::sync::{Arc, OnceLock};
 
-use agenthooks::{DecodeOptions, Detection, Error, Event, Provider};
+use agenthooks::{DecodeOptions, Detection, Error, Event};
 
-use crate::error::{Fail, ah_error, ah_status};
-use crate::info::{kind_cstr, provider_cstr};
+use crate::error::{ah_error, ah_status};
+use crate::info::{kind_cstr, provider, provider_cstr};
 use crate::panic::{guard, guard_value};
 use crate::ptr::{self, NulStr, ah_str};
 
@@ -26,6 +26,9 @@ pub struct ah_event {
     head: OnceLock<NulStr>,
     output: OnceLock<Option<NulStr>>,
     native: OnceLock<NulStr>,
+    /// The raw bytes plus a NUL, copied on first use, when the shared
+    /// event's own bytes carry no NUL after them (see [`ah_event::view_of`]).
+    raw_nul: Option<OnceLock<Vec<u8>>>,
 }
 
 impl ah_event {
@@ -47,13 +50,43 @@ impl ah_event {
             head: OnceLock::new(),
             output: OnceLock::new(),
             native: OnceLock::new(),
+            raw_nul: None,
         }
     }
-}
 
-/// Parses a provider id or alias.
-pub(crate) fn provider(s: &str) -> Result<Provider, Fail> {
-    Provider::parse(s).map_err(Fail::Core)
+    /// Shares an event that other owners hold too (a serve bridge job's)
+    /// without copying it; `ah_event_raw` copies the raw bytes once, on
+    /// first use, to give them their NUL.
+    pub(crate) fn view_of(event: Arc<Event>) -> ah_event {
+        ah_event {
+            event,
+            json: OnceLock::new(),
+            head: OnceLock::new(),
+            output: OnceLock::new(),
+            native: OnceLock::new(),
+            raw_nul: Some(OnceLock::new()),
+        }
+    }
+
+    /// The raw bytes, followed by a NUL that the length does not count.
+    fn raw_view(&self) -> ah_str {
+        let bytes: &[u8] = match &self.raw_nul {
+            None => &self.event.raw,
+            Some(cell) => {
+                let v = cell.get_or_init(|| {
+                    let mut v = Vec::with_capacity(self.event.raw.len().saturating_add(1));
+                    v.extend_from_slice(&self.event.raw);
+                    v.push(0);
+                    v
+                });
+                &v[..v.len() - 1]
+            }
+        };
+        ah_str {
+            ptr: bytes.as_ptr().cast(),
+            len: bytes.len(),
+        }
+    }
 }
 
 /// Makes decode options with the defaults (variant and event from the
@@ -310,10 +343,7 @@ pub unsafe extern "C" fn ah_event_output_json(event: *const ah_event) -> ah_str 
 pub unsafe extern "C" fn ah_event_raw(event: *const ah_event) -> ah_str {
     guard_value(|| {
         // SAFETY: `event` is NULL or live (caller contract).
-        unsafe { ptr::borrow_opt(event) }.map_or(ah_str::NONE, |e| ah_str {
-            ptr: e.event.raw.as_ptr().cast(),
-            len: e.event.raw.len(),
-        })
+        unsafe { ptr::borrow_opt(event) }.map_or(ah_str::NONE, ah_event::raw_view)
     })
 }
 

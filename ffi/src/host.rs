@@ -156,7 +156,7 @@ pub unsafe extern "C" fn ah_install_json(
 mod tests {
     use super::*;
     use crate::buf::{ah_buf_free, ah_buf_str};
-    use crate::error::ah_error_free;
+    use crate::error_api::ah_error_free;
 
     fn call(
         f: unsafe extern "C" fn(

@@ -8,9 +8,13 @@ use agenthooks::{Error, Kind, Provider};
 
 use crate::buf::ah_buf;
 use crate::error::{Fail, ah_error, ah_status};
-use crate::event::provider;
 use crate::panic::guard;
 use crate::ptr::{self, ah_str};
+
+/// Parses a provider id or alias.
+pub(crate) fn provider(s: &str) -> Result<Provider, Fail> {
+    Provider::parse(s).map_err(Fail::Core)
+}
 
 /// The static, NUL-terminated id of a provider.
 pub(crate) fn provider_cstr(p: Provider) -> &'static CStr {

@@ -15,9 +15,12 @@
 mod panic;
 mod ptr;
 mod sigpipe;
+mod text;
 
+pub mod bridge;
 pub mod buf;
 pub mod error;
+pub mod error_api;
 pub mod event;
 pub mod host;
 pub mod info;
@@ -28,12 +31,13 @@ pub mod runtime;
 pub mod serve;
 pub mod version;
 
+pub use bridge::{ah_bridge, ah_bridge_job, ah_bridge_output};
 pub use buf::ah_buf;
 pub use error::{ah_error, ah_status};
 pub use event::{ah_decode_options, ah_event};
 pub use merge::ah_fold;
-pub use ptr::ah_str;
 pub use respond::ah_response;
 pub use router::{ah_dispatch, ah_router};
 pub use runtime::{ah_invocation, ah_run_args, ah_stdout_guard};
+pub use text::ah_str;
 pub use version::AH_ABI_VERSION;

@@ -97,7 +97,6 @@ pub(crate) fn guard_value<T: Sentinel, F: FnOnce() -> T>(f: F) -> T {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::{ah_error_code, ah_error_free, ah_error_message};
 
     #[test]
     fn a_panic_becomes_a_status_and_an_error() {
@@ -105,13 +104,9 @@ mod tests {
         let st = guard(&mut err, || panic!("boom"));
         assert_eq!(st, ah_status::AH_ERR_PANIC);
         // SAFETY: `err` was just written by `guard` and is freed once.
-        unsafe {
-            assert_eq!(ah_error_code(err), ah_status::AH_ERR_PANIC);
-            let m = ah_error_message(err);
-            let text = std::slice::from_raw_parts(m.ptr.cast::<u8>(), m.len);
-            assert!(std::str::from_utf8(text).unwrap().contains("boom"));
-            ah_error_free(err);
-        }
+        let e = unsafe { Box::from_raw(err) };
+        assert_eq!(e.status, ah_status::AH_ERR_PANIC);
+        assert!(e.message.as_str().contains("boom"));
         // NULL err: only the status.
         assert_eq!(
             guard(std::ptr::null_mut(), || panic!("x")),

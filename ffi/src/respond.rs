@@ -6,7 +6,8 @@ use std::sync::OnceLock;
 use agenthooks::{Decision, Note, Policy, Response};
 
 use crate::error::{Fail, ah_error, ah_status};
-use crate::event::{ah_event, provider};
+use crate::event::ah_event;
+use crate::info::provider;
 use crate::panic::{guard, guard_value};
 use crate::ptr::{self, NulStr, ah_str};
 

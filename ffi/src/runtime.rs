@@ -11,7 +11,7 @@ use agenthooks::dialect::DEFAULT_MAX_BYTES;
 use agenthooks::runtime::{
     Invocation, Launch, Plan, StdoutGuard, parse_args, read_bounded, read_limited, start,
 };
-use agenthooks::{Error, ErrorCode, Response};
+use agenthooks::{Error, ErrorCode};
 
 use crate::buf::ah_buf;
 use crate::error::{Fail, ah_error, ah_status, core_code, error_of, status_from_u32};
@@ -42,9 +42,6 @@ pub struct ah_invocation {
     policy_json: NulStr,
     event_view: std::sync::OnceLock<NulStr>,
     completed: bool,
-    /// Prepared for a `serve` line: the reply carries the notes in its own
-    /// field, so none go to stderr (as the Rust server answers).
-    serve: bool,
 }
 
 /// Keeps stray prints off stdout while a hook runs (fd 1 points at
@@ -442,7 +439,6 @@ pub unsafe extern "C" fn ah_invocation_prepare(
             Some(e) => Err(e.to_core()),
             None => Ok(bytes.to_vec()),
         };
-        let serve = a.plan.args.command == "serve";
         match start(&a.plan, &p, read) {
             Ok(mut inv) => {
                 let event = ah_event::shared(&mut inv.event);
@@ -454,17 +450,11 @@ pub unsafe extern "C" fn ah_invocation_prepare(
                     policy_json,
                     event_view: std::sync::OnceLock::new(),
                     completed: false,
-                    serve,
                 };
                 // SAFETY: `out_invocation` checked non-NULL above.
                 unsafe { ptr::give(out_invocation, v) }
             }
             Err(answer) => {
-                let answer = if serve {
-                    answer
-                } else {
-                    with_notes_on_stderr(answer)
-                };
                 let r = ah_response::new(answer);
                 // SAFETY: `out_answer` checked non-NULL above.
                 unsafe { ptr::give(out_answer, r) }
@@ -562,22 +552,9 @@ pub unsafe extern "C" fn ah_invocation_policy_json(inv: *const ah_invocation) ->
 
 fn complete(i: &mut ah_invocation, outcome: Result<agenthooks::Decision, Error>) -> ah_response {
     i.completed = true;
-    let resp = i.inv.complete(outcome);
-    ah_response::new(if i.serve {
-        resp
-    } else {
-        with_notes_on_stderr(resp)
-    })
-}
-
-/// The `AGENTHOOKS_NOTES` diagnostics of a hook process (by default where
-/// the agent does not read stderr as the answer): each note appended to
-/// stderr, exactly as `runtime::run_process` writes them (the
-/// core keeps that block inside `run_process`; this mirrors it for
-/// programs in other languages, and the Go end-to-end test compares the
-/// two byte for byte). Delegates to the core.
-fn with_notes_on_stderr(resp: Response) -> Response {
-    agenthooks::runtime::with_notes_on_stderr(resp)
+    // The core's one completion: encode, or the fail policy, plus the
+    // opt-in `AGENTHOOKS_NOTES` lines on stderr.
+    ah_response::new(i.inv.complete(outcome))
 }
 
 /// Step three with the handlers' decision (decision JSON; NULL with length

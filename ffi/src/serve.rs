@@ -1,5 +1,6 @@
-//! The serve loop's pure steps (`agenthooks::serve`) for serve loops in
-//! other languages (`<program> agenthooks serve --provider=...`, the
+//! Superseded by `ah_bridge_*` (the whole serve loop as the core's state
+//! machine); kept, deprecated, for existing callers. The serve loop's
+//! pure steps (`agenthooks::serve`) for serve loops in other languages (`<program> agenthooks serve --provider=...`, the
 //! OpenCode / OpenClaw plugin bridges): which line is a request, and every
 //! reply frame, come from the core, so every language replies exactly as
 //! the Rust server does (`fixtures/serve/`). The loop itself (reading
@@ -43,6 +44,7 @@ pub const AH_SERVE_REQUEST: u32 = 2;
 /// `args` must be NULL or live; `policy` and `line` NULL or readable for
 /// their lengths; `out_kind`, `out` and `err` NULL or writable.
 #[allow(clippy::too_many_arguments)]
+#[deprecated(note = "use the ah_bridge_* state machine")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ah_serve_step(
     args: *const ah_run_args,
@@ -107,6 +109,7 @@ pub unsafe extern "C" fn ah_serve_step(
 /// # Safety
 /// `seq` and `response` must be readable for their lengths; `out` and
 /// `err` NULL or writable.
+#[deprecated(note = "use the ah_bridge_* state machine")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn ah_serve_reply(
     seq: *const u8,
@@ -144,6 +147,7 @@ pub unsafe extern "C" fn ah_serve_reply(
 /// request is completed with `AH_ERR_HANDLER_ERROR` and the message
 /// `ah_serve_overloaded_message()`, so the fail policy answers it.
 /// Thread-safe.
+#[deprecated(note = "use the ah_bridge_* state machine")]
 #[unsafe(no_mangle)]
 pub extern "C" fn ah_serve_abandoned_cap() -> usize {
     guard_value(|| serve::ABANDONED_CAP)
@@ -151,6 +155,7 @@ pub extern "C" fn ah_serve_abandoned_cap() -> usize {
 
 /// The message a refused request is completed with (see
 /// `ah_serve_abandoned_cap`), static. Thread-safe.
+#[deprecated(note = "use the ah_bridge_* state machine")]
 #[unsafe(no_mangle)]
 pub extern "C" fn ah_serve_overloaded_message() -> ah_str {
     guard_value(|| {
@@ -162,6 +167,7 @@ pub extern "C" fn ah_serve_overloaded_message() -> ah_str {
 
 /// How many leading bytes of a line over the limit `ah_serve_step` needs
 /// (`agenthooks::serve::HEAD_BYTES`) to recover its `seq`. Thread-safe.
+#[deprecated(note = "use the ah_bridge_* state machine")]
 #[unsafe(no_mangle)]
 pub extern "C" fn ah_serve_head_bytes() -> usize {
     guard_value(|| serve::HEAD_BYTES)

@@ -3,7 +3,7 @@
 //! valgrind).
 
 use agenthooks_ffi::buf::{ah_buf_free, ah_buf_str};
-use agenthooks_ffi::error::{ah_error_code, ah_error_free};
+use agenthooks_ffi::error_api::{ah_error_code, ah_error_free};
 use agenthooks_ffi::event::{ah_event_decode, ah_event_free, ah_event_json};
 use agenthooks_ffi::merge::{ah_fold_finish, ah_fold_free, ah_fold_new, ah_fold_push};
 use agenthooks_ffi::respond::{

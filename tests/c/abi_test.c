@@ -1666,7 +1666,9 @@ static void test_runtime(void) {
   CHECK(ah_policy_deadline_ms(NULL, 0, 1.0, NULL, NULL) == AH_ERR_NULL_ARG, "deadline NULL out");
 }
 
-/* The serve loop's steps: classify lines, build replies. */
+/* The deprecated serve steps (superseded by ah_bridge_*), still exported. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 static void test_serve(void) {
   const char *argv[] = {"g", "agenthooks", "serve", "--provider=opencode", "--fail=closed", "--max-bytes=100"};
   ah_run_args *a = NULL;
@@ -1723,6 +1725,109 @@ static void test_serve(void) {
   CHECK(ah_serve_abandoned_cap() == 32 && ah_serve_head_bytes() == 256, "serve bounds");
   t = ah_serve_overloaded_message();
   CHECK(t.ptr && t.ptr[t.len] == 0 && contains(t.ptr, t.len, "32 handlers", 11), "overloaded message");
+}
+#pragma GCC diagnostic pop
+
+/* Takes the single job of an output (NULL when it has none). */
+static ah_bridge_job *only_job(ah_bridge_output *o) {
+  if (ah_bridge_output_job_count(o) != 1) return NULL;
+  ah_bridge_job *j = NULL;
+  if (ah_bridge_output_take_job(o, 0, &j, NULL) != AH_OK) return NULL;
+  return j;
+}
+
+/* The serve bridge state machine: sessions in parallel, each in order. */
+static void test_bridge(void) {
+  const char *argv[] = {"g", "agenthooks", "serve", "--provider=opencode", "--fail=closed", "--max-bytes=4096"};
+  ah_run_args *a = NULL;
+  ah_response *ans = NULL;
+  CHECK(ah_run_start(argv, 6, &a, &ans, NULL) == AH_OK && a && !ans, "bridge args");
+  ah_bridge *b = NULL;
+  CHECK(ah_bridge_new(a, NULL, 0, &b, NULL) == AH_OK && b, "bridge new");
+  CHECK(ah_bridge_max_line(b) == 4096 && ah_bridge_workers(b) >= 2 && ah_bridge_head_bytes() == 256, "bridge bounds");
+  CHECK(ah_bridge_wants_input(b) && ah_bridge_idle(b), "a new bridge wants input");
+  ah_bridge_output *o = NULL;
+  CHECK(ah_bridge_feed(b, S("{\"hello\":{\"provider\":\"opencode\"}}"), 0, &o, NULL) == AH_OK && o, "feed hello");
+  ah_str t = ah_bridge_output_frames(o);
+  CHECK(t.len > 0 && t.ptr[t.len - 1] == '\n' && contains(t.ptr, t.len, "\"fail\":\"closed\"", 15), "hello reply line");
+  CHECK(ah_bridge_output_job_count(o) == 0, "hello runs nothing");
+  ah_bridge_output_free(o);
+#define REQ(seq, ses, cmd)                                                                              \
+  "{\"seq\":" seq ",\"hook\":\"tool.execute.before\",\"input\":{\"tool\":\"bash\",\"sessionID\":\"" ses \
+  "\",\"callID\":\"c" seq "\"},\"output\":{\"args\":{\"command\":\"" cmd "\"}}}"
+  ah_bridge_output *o1 = NULL, *o2 = NULL, *o3 = NULL;
+  CHECK(ah_bridge_feed(b, S(REQ("1", "A", "ls")), 0, &o1, NULL) == AH_OK, "feed 1");
+  CHECK(ah_bridge_feed(b, S(REQ("2", "A", "rm -rf /")), 0, &o2, NULL) == AH_OK, "feed 2");
+  CHECK(ah_bridge_feed(b, S(REQ("3", "B", "ls")), 0, &o3, NULL) == AH_OK, "feed 3");
+  ah_bridge_job *j1 = only_job(o1), *j3 = only_job(o3);
+  CHECK(j1 && j3 && ah_bridge_output_job_count(o2) == 0, "A's second request waits, B runs at once");
+  ah_bridge_job *again = NULL;
+  CHECK(ah_bridge_output_take_job(o1, 0, &again, NULL) == AH_ERR_ALREADY_USED, "a job is taken once");
+  CHECK(ah_bridge_output_take_job(o1, 5, &again, NULL) == AH_ERR_INVALID_ARGUMENT, "job index out of range");
+  ah_str ev = ah_event_raw(ah_bridge_job_event(j1));
+  CHECK(ev.ptr && ev.ptr[ev.len] == 0 && contains(ev.ptr, ev.len, "\"seq\":1", 7), "the job's raw event, NUL-terminated");
+  CHECK(ah_bridge_job_deadline_ms(j1) == 55000 && ah_bridge_job_id(j1) != ah_bridge_job_id(j3), "job deadline and ids");
+  ah_bridge_output_free(o1);
+  ah_bridge_output_free(o2);
+  ah_bridge_output_free(o3);
+  /* B finishes first: its reply does not wait for A. */
+  const char *none = "{\"kind\":\"no_decision\"}";
+  CHECK(ah_bridge_finish(b, ah_bridge_job_id(j3), S(none), &o, NULL) == AH_OK, "finish 3");
+  t = ah_bridge_output_frames(o);
+  CHECK(contains(t.ptr, t.len, "\"seq\":3", 7) && ah_bridge_output_job_count(o) == 0, "reply 3");
+  ah_bridge_output_free(o);
+  CHECK(ah_bridge_finish(b, ah_bridge_job_id(j3), S(none), &o, NULL) == AH_ERR_INVALID_ARGUMENT, "a job finishes once");
+  ah_bridge_job_free(j3);
+  /* A's first finishes: its reply, then A's second request. */
+  CHECK(ah_bridge_finish(b, ah_bridge_job_id(j1), NULL, 0, &o, NULL) == AH_OK, "finish 1");
+  t = ah_bridge_output_frames(o);
+  CHECK(contains(t.ptr, t.len, "\"seq\":1", 7) && contains(t.ptr, t.len, "\"output\":null", 13), "reply 1");
+  ah_bridge_job *j2 = only_job(o);
+  CHECK(j2 != NULL, "A's next request follows");
+  ah_bridge_output_free(o);
+  ah_bridge_job_free(j1);
+  CHECK(!ah_bridge_idle(b), "busy while a job runs");
+  /* Past the deadline: the fail policy answers (closed: a block). */
+  CHECK(ah_bridge_finish_error(b, ah_bridge_job_id(j2), AH_ERR_HANDLER_TIMEOUT, NULL, 0, &o, NULL) == AH_OK, "timeout");
+  t = ah_bridge_output_frames(o);
+  CHECK(contains(t.ptr, t.len, "handler_timeout", 15) && contains(t.ptr, t.len, "\"throw\":", 8), "timeout reply");
+  t = ah_bridge_output_stderr(o);
+  CHECK(contains(t.ptr, t.len, "handler_timeout", 15), "timeout on stderr");
+  ah_bridge_output_free(o);
+  ah_bridge_abandoned_done(b, ah_bridge_job_id(j2));
+  ah_bridge_job_free(j2);
+  CHECK(ah_bridge_idle(b), "idle when all are answered");
+  /* A handler error, and a line over the limit. */
+  CHECK(ah_bridge_feed(b, S(REQ("4", "C", "x")), 0, &o, NULL) == AH_OK, "feed 4");
+  ah_bridge_job *j4 = only_job(o);
+  ah_bridge_output_free(o);
+  CHECK(j4 && ah_bridge_finish_error(b, ah_bridge_job_id(j4), AH_ERR_HANDLER_ERROR, S("boom"), &o, NULL) == AH_OK,
+        "handler error");
+  t = ah_bridge_output_frames(o);
+  CHECK(contains(t.ptr, t.len, "handler_error", 13) && contains(t.ptr, t.len, "boom", 4), "handler error reply");
+  ah_bridge_output_free(o);
+  ah_bridge_job_free(j4);
+  CHECK(ah_bridge_finish_error(b, 99, 12345, NULL, 0, &o, NULL) == AH_ERR_INVALID_ARGUMENT, "no such status");
+  CHECK(ah_bridge_feed(b, S("{\"seq\":9,\"x\":\"xx"), 90000, &o, NULL) == AH_OK, "too long");
+  t = ah_bridge_output_frames(o);
+  CHECK(contains(t.ptr, t.len, "\"seq\":9", 7) && contains(t.ptr, t.len, "too_large", 9), "too long: seq recovered");
+  ah_bridge_output_free(o);
+  CHECK(ah_bridge_feed(NULL, S("x"), 0, &o, NULL) == AH_ERR_NULL_ARG, "feed NULL bridge");
+  CHECK(ah_bridge_feed(b, S("x"), 0, NULL, NULL) == AH_ERR_NULL_ARG, "feed NULL out");
+  CHECK(!ah_bridge_wants_input(NULL) && ah_bridge_idle(NULL) && ah_bridge_max_line(NULL) == 0, "NULL sentinels");
+  ah_bridge_free(b);
+  ah_bridge_free(NULL);
+  ah_bridge_output_free(NULL);
+  ah_bridge_job_free(NULL);
+  ah_run_args_free(a);
+  const char *noprov[] = {"g", "agenthooks", "serve"};
+  CHECK(ah_run_start(noprov, 3, &a, &ans, NULL) == AH_OK && a, "serve without provider");
+  ah_error *e = NULL;
+  CHECK(ah_bridge_new(a, NULL, 0, &b, &e) == AH_ERR_INVALID_ARGUMENT && e, "a bridge needs a provider");
+  ah_error_free(e);
+  CHECK(ah_bridge_new(a, S("{\"x\":1}"), &b, NULL) == AH_ERR_INVALID_ARGUMENT, "bad policy");
+  ah_run_args_free(a);
+#undef REQ
 }
 
 /* Last: fd 1 is diverted to stderr for the rest of the process. */
@@ -1903,6 +2008,7 @@ int main(int argc, char **argv) {
   test_info();
   test_runtime();
   test_serve();
+  test_bridge();
   test_host();
   int matched = walk(argv[1], "provider", run_provider_case) + walk(argv[1], "router", run_router_case) +
                 walk(argv[1], "runtime", run_runtime_case);

@@ -490,6 +490,18 @@ export declare function decideWithDeadline(router: Router, event: Event, deadlin
  */
 export declare function run(router: Router, argv: string[], payload?: string | Uint8Array | null): Promise<Response>
 /** The whole author-side run: argv, stdin, handlers, answer, exit. Never returns. */
+/**
+ * The `serve` loop (the OpenCode / OpenClaw plugin bridges) without process
+ * side effects: `argv` with `agenthooks serve --provider=...`, `input` the
+ * NDJSON frames. Resolves to the reply lines (`stdout`), diagnostics and
+ * exit code `main` would produce.
+ */
+export declare function serve(
+  router: Router,
+  argv: string[],
+  input: string | Uint8Array | AsyncIterable<string | Uint8Array>,
+  args?: RunArgs,
+): Promise<{ stdout: string; stderr: string; exit_code: number }>
 export declare function main(router: Router): Promise<never>
 
 // ------------------------------------------------------ host side, install

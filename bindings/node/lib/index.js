@@ -748,21 +748,166 @@ function withDeadline(promise, ms) {
 
 // ---------------------------------------------------------------- the run
 
-async function completeInvocation(router, inv) {
+// The router on an event within `deadline` ms: resolves to the decision;
+// rejects with the handlers' error or, at the deadline, `handler_timeout`
+// (the handlers are abandoned, not cancelled: `onLate` runs when they
+// settle after all). Observers never gate: they get what is left of the
+// deadline.
+async function decideWithin(router, event, deadline, onLate) {
   const started = Date.now()
-  const deadline = inv.deadlineMs
+  const { decision, observed } = router[DECIDE_OBSERVED](event)
+  const pending = Promise.resolve(decision)
+  let d
   try {
-    const event = eventOf(inv.event())
-    const { decision, observed } = router[DECIDE_OBSERVED](event)
-    const d = await withDeadline(decision, deadline)
-    if (observed) {
-      // Observers never gate: they get what is left of the deadline.
-      await withDeadline(observed, Math.max(0, deadline - (Date.now() - started))).catch(() => {})
-    }
+    d = await withDeadline(pending, deadline)
+  } catch (e) {
+    if (e && e.code === 'handler_timeout' && onLate) pending.then(onLate, onLate)
+    throw e
+  }
+  if (observed) {
+    await withDeadline(observed, Math.max(0, deadline - (Date.now() - started))).catch(() => {})
+  }
+  return d
+}
+
+async function completeInvocation(router, inv) {
+  try {
+    const d = await decideWithin(router, eventOf(inv.event()), inv.deadlineMs)
     return inv.complete(decisionJson(d))
   } catch (e) {
     return inv.completeError(nativeErrorOf(e))
   }
+}
+
+// ---------------------------------------------------------------- serve
+
+// Splits chunks into lines of at most `maxLine` bytes (without the newline
+// and a trailing CR); a longer line is not kept: `onLine(head, length)`
+// gets its first `headBytes` bytes (the core's `serve::read_frame`).
+function lineSplitter(maxLine, headBytes, onLine) {
+  let parts = []
+  let heads = []
+  let len = 0
+  let headLen = 0
+  let seen = false
+  const add = (seg) => {
+    seen = true
+    if (headLen < headBytes && seg.length > 0) {
+      const h = seg.subarray(0, headBytes - headLen)
+      heads.push(h)
+      headLen += h.length
+    }
+    len += seg.length
+    if (len <= maxLine) parts.push(seg)
+    else parts = []
+  }
+  const done = () => {
+    if (len > maxLine) {
+      onLine(Buffer.concat(heads), len)
+    } else {
+      let line = parts.length === 1 ? parts[0] : Buffer.concat(parts)
+      if (line.length > 0 && line[line.length - 1] === 13) line = line.subarray(0, line.length - 1)
+      onLine(line, 0)
+    }
+    parts = []
+    heads = []
+    len = 0
+    headLen = 0
+    seen = false
+  }
+  return {
+    *push(chunk) {
+      let start = 0
+      for (;;) {
+        const nl = chunk.indexOf(10, start)
+        if (nl < 0) break
+        add(chunk.subarray(start, nl))
+        yield done
+        start = nl + 1
+      }
+      if (start < chunk.length) add(chunk.subarray(start))
+    },
+    *end() {
+      if (seen) yield done
+    },
+  }
+}
+
+// The serve loop, a driver over the core's serve bridge (every rule of the
+// loop is the bridge's: which line is a request, the replies, per-session
+// order with sessions in parallel, the queue bound, stale and refused
+// requests): reads `input` (an async iterable of chunks) while the bridge
+// wants input, runs each job's handlers as a promise within its deadline,
+// writes frames with `write` and diagnostics with `writeDiag`. Resolves to
+// the exit code.
+async function serveLoop(router, plan, args, input, write, writeDiag) {
+  let bridge
+  try {
+    bridge = call(() => new native.NativeBridge(plan, args, policyJsonOf(router)))
+  } catch (e) {
+    writeDiag(`agenthooks: ${e.code ?? 'invalid_argument'}: ${e.message}\n`)
+    return 2
+  }
+  let wake = null
+  const changed = () => {
+    const w = wake
+    wake = null
+    if (w) w()
+  }
+  const waitChange = () => new Promise((resolve) => { wake = resolve })
+  const emit = (out) => {
+    if (out.frames) write(out.frames)
+    if (out.stderr) writeDiag(out.stderr)
+    for (const job of out.jobs) runJob(job)
+  }
+  const runJob = async (job) => {
+    let out
+    try {
+      const late = () => bridge.abandonedDone(job.id)
+      const d = await decideWithin(router, eventOf(job.event), job.deadlineMs, late)
+      out = bridge.finish(job.id, decisionJson(d))
+    } catch (e) {
+      out = e && e.code === 'handler_timeout'
+        ? bridge.finishTimeout(job.id)
+        : bridge.finishError(job.id, nativeErrorOf(e))
+    }
+    changed()
+    emit(out)
+  }
+  let line = null
+  const lines = lineSplitter(bridge.maxLine, bridge.headBytes, (l, tooLong) => { line = [l, tooLong] })
+  const feed = async (steps) => {
+    for (const step of steps) {
+      step()
+      while (!bridge.wantsInput()) await waitChange()
+      emit(bridge.feed(line[0], line[1]))
+    }
+  }
+  for await (const chunk of input) {
+    await feed(lines.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk))
+  }
+  await feed(lines.end())
+  while (!bridge.idle()) await waitChange()
+  return 0
+}
+
+/**
+ * The serve loop without process side effects (for tests and embedding):
+ * `argv` as the plugin passes it (`... agenthooks serve --provider=...`),
+ * `input` the NDJSON frames (a string, bytes, or an async iterable of
+ * chunks). Resolves to `{stdout, stderr, exit_code}`: the reply lines and
+ * diagnostics `main` would write. `args` optionally replaces the parsed
+ * arguments (e.g. with a `stateDir`).
+ */
+async function serve(router, argv, input, args) {
+  const l = native.launch(argv)
+  if (!(l instanceof native.NativePlan)) return { stdout: '', stderr: l.stderr, exit_code: l.exit_code }
+  if (l.command !== 'serve') throw jsError('invalid_argument', 'serve() needs `agenthooks serve` in argv')
+  const chunks = typeof input === 'string' || input instanceof Uint8Array ? [Buffer.from(input)] : input
+  let stdout = ''
+  let stderr = l.warnings
+  const code = await serveLoop(router, l, args ?? l.args, chunks, (t) => { stdout += t }, (t) => { stderr += t })
+  return { stdout, stderr, exit_code: code }
 }
 
 /**
@@ -855,14 +1000,23 @@ function main(router) {
     }
     process.exit(l.exit_code)
   }
-  if (l.command === 'serve') {
-    writeErr(`${l.warnings}agenthooks: \`serve\` is not supported by the Node binding: the OpenCode and OpenClaw plugins run Node hooks in-process\n`)
-    process.exit(2)
-  }
   const guard = native.NativeStdoutGuard.divert()
   divertJsStdout()
-  const finish = (resp) => {
-    const r = native.finalize(resp)
+  if (l.command === 'serve') {
+    // NDJSON over stdio for the OpenCode / OpenClaw plugin bridges.
+    if (l.warnings) writeErr(l.warnings)
+    // A handler's stray callback or floating rejection must not end the loop.
+    const stray = (e) => writeErr(`agenthooks: handler_error: ${messageOf(e)} (outside a request)\n`)
+    process.on('uncaughtException', stray)
+    process.on('unhandledRejection', stray)
+    const write = (t) => guard.writeAnswer(t)
+    serveLoop(router, l, l.args, process.stdin, write, writeErr).then(
+      (code) => process.exit(code),
+      () => process.exit(1),
+    )
+    return new Promise(() => {})
+  }
+  const finish = (r) => {
     if (r.stderr) writeErr(r.stderr)
     let code = r.exit_code
     try {
@@ -1041,6 +1195,7 @@ module.exports = {
   rawText,
   respond,
   run,
+  serve,
   uninstall,
   validateDecision,
   version,

@@ -46,6 +46,7 @@ export const {
   rawText,
   respond,
   run,
+  serve,
   uninstall,
   validateDecision,
   version,

@@ -18,6 +18,7 @@ mod host;
 mod merge;
 mod router;
 mod runtime;
+mod serve;
 
 use agenthooks::{ErrorCode, Kind, Provider};
 use napi_derive::napi;

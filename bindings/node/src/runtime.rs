@@ -62,7 +62,7 @@ impl From<runtime::RunArgs> for RunArgs {
 }
 
 impl RunArgs {
-    fn to_core(&self) -> Result<runtime::RunArgs> {
+    pub(crate) fn to_core(&self) -> Result<runtime::RunArgs> {
         let fail = match self.fail.as_deref() {
             None => None,
             Some("open") => Some(Fail::Open),
@@ -105,6 +105,12 @@ pub fn parse_args(argv: Vec<String>) -> Result<Option<RunArgs>> {
 #[napi]
 pub struct NativePlan {
     plan: Plan,
+}
+
+impl NativePlan {
+    pub(crate) fn core_args(&self) -> &runtime::RunArgs {
+        &self.plan.args
+    }
 }
 
 #[napi]
@@ -175,14 +181,6 @@ pub fn launch(argv: Vec<String>) -> Either<NativePlan, Response> {
         Launch::Answer(r) => Either::B(r.into()),
         Launch::Run(plan) | Launch::Serve(plan) => Either::A(NativePlan { plan }),
     }
-}
-
-/// The response as the process writes it: with `AGENTHOOKS_NOTES` set
-/// (demos, debugging), the notes are appended to stderr, as the core's
-/// `run_process` does.
-#[napi]
-pub fn finalize(resp: Response) -> Response {
-    agenthooks::runtime::with_notes_on_stderr(resp.into()).into()
 }
 
 struct Shared {
@@ -260,7 +258,7 @@ impl NativeInvocation {
                 }
                 let ms = shared.inv.deadline_ms;
                 let resp = shared.inv.complete(Err(Error::HandlerTimeout { ms }));
-                let code = write_out(&out, &finalize(resp.into()));
+                let code = write_out(&out, &resp.into());
                 hard_exit(code);
             })
             .map(|_| ())

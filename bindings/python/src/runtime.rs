@@ -257,15 +257,7 @@ impl PyStdoutGuard {
 }
 
 /// Registers the runtime functions and classes.
-/// The response as a hook process writes it: with `AGENTHOOKS_NOTES` set,
-/// each note appended to stderr (the core's `with_notes_on_stderr`).
-#[pyfunction]
-pub fn with_notes_on_stderr(resp: &Bound<'_, PyResponse>) -> PyResponse {
-    agenthooks::runtime::with_notes_on_stderr(resp.borrow().inner.clone()).into()
-}
-
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(with_notes_on_stderr, m)?)?;
     m.add_class::<PyRunArgs>()?;
     m.add_class::<PyInvocation>()?;
     m.add_class::<PyStdoutGuard>()?;

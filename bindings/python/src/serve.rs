@@ -1,60 +1,152 @@
-//! The serve loop's pure steps (`agenthooks::serve`) for the Python loop
-//! of `<program> agenthooks serve`: which line is a request, and every
-//! reply frame, come from the core, so Python replies exactly as the Rust
-//! server does (`fixtures/serve/`).
+//! The serve bridge (`agenthooks::bridge`) for the Python serve loop of
+//! `<program> agenthooks serve`: every rule of the loop (which line is a
+//! request, per-session order, the bounds and backpressure, stale and
+//! refused requests, every reply frame) is the core's state machine;
+//! `agenthooks.runtime._serve` moves bytes and runs handlers on threads.
 
-use agenthooks::serve;
+use std::sync::{Mutex, MutexGuard};
+
+use agenthooks::bridge::{self, Bridge, Outcome, Output};
+use agenthooks::{Decision, Error};
 use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyList, PyTuple};
 
-use crate::codec::provider_of;
-use crate::error::IntoPyResult;
+use crate::decision::PyDecision;
+use crate::error::{IntoPyResult, from_py_exception};
+use crate::event::event_to_py;
 use crate::policy::PyPolicy;
-use crate::response::PyResponse;
 use crate::runtime::PyRunArgs;
 
-/// `agenthooks::serve::step` for one line (`too_long`: the line's length
-/// when it was over the limit; `line` then holds its first bytes):
-/// `("skip", None, None)`, `("reply", frame_json, None)` (write it), or
-/// `("request", seq_json, session)` (run the line, reply with
-/// `serve_reply`).
-#[pyfunction]
-#[pyo3(signature = (args, policy, line, too_long=None))]
-pub fn serve_step(
-    args: &Bound<'_, PyRunArgs>,
-    policy: &Bound<'_, PyPolicy>,
-    line: &[u8],
-    too_long: Option<usize>,
-) -> PyResult<(&'static str, Option<String>, Option<String>)> {
-    let a = args.get().args();
-    let provider = provider_of(a.provider.as_deref().unwrap_or_default())?;
-    Ok(
-        match serve::step(provider, a, &policy.borrow().inner, line, too_long) {
-            serve::Step::Skip => ("skip", None, None),
-            serve::Step::Reply(v) => ("reply", Some(v.to_string()), None),
-            serve::Step::Request { seq, session } => {
-                ("request", Some(seq.to_string()), Some(session))
-            }
-        },
-    )
+/// The serve bridge. Every method returns `(frames, stderr, jobs)`:
+/// `frames` the reply lines to write (bytes, each ending in a newline),
+/// `stderr` text for stderr, `jobs` a list of `(id, event, deadline_ms)`
+/// to run (then report with `finish`, `finish_error` or
+/// `finish_timeout`). Thread-safe.
+#[pyclass(module = "agenthooks._native", name = "Bridge", frozen)]
+pub struct PyBridge {
+    inner: Mutex<Bridge>,
 }
 
-/// `agenthooks::serve::reply_frame`: the reply line (JSON, no newline) to
-/// the request `seq_json` answered with `resp`.
-#[pyfunction]
-pub fn serve_reply(seq_json: &str, resp: &Bound<'_, PyResponse>) -> PyResult<String> {
-    let seq = serde_json::from_str(seq_json)
-        .map_err(|e| agenthooks::Error::InvalidArgument {
-            message: format!("seq: {e}"),
+impl PyBridge {
+    fn lock(&self) -> MutexGuard<'_, Bridge> {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn finish_with<'py>(
+        &self,
+        py: Python<'py>,
+        id: u64,
+        o: Outcome,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let out = self.lock().finish(id, o).py()?;
+        output(py, out)
+    }
+}
+
+fn output(py: Python<'_>, o: Output) -> PyResult<Bound<'_, PyTuple>> {
+    let mut frames = Vec::new();
+    for f in &o.frames {
+        frames.extend_from_slice(f.as_bytes());
+        frames.push(b'\n');
+    }
+    let jobs = PyList::empty(py);
+    for j in o.jobs {
+        let ev = event_to_py(py, j.event)?;
+        jobs.append((j.id, ev, j.deadline_ms))?;
+    }
+    (PyBytes::new(py, &frames), o.stderr, jobs).into_pyobject(py)
+}
+
+#[pymethods]
+impl PyBridge {
+    /// A bridge for the `serve` arguments of `launch` and the router's
+    /// policy, with the bounds of this machine. Raises
+    /// `InvalidArgumentError` (no `--provider`) or the unknown provider's
+    /// error.
+    #[new]
+    fn new(args: &Bound<'_, PyRunArgs>, policy: &Bound<'_, PyPolicy>) -> PyResult<Self> {
+        let b = Bridge::for_machine(args.get().args(), &policy.borrow().inner).py()?;
+        Ok(PyBridge {
+            inner: Mutex::new(b),
         })
-        .py()?;
-    Ok(serve::reply_frame(seq, &resp.borrow().inner).to_string())
+    }
+
+    /// The longest line to pass whole to `feed`.
+    #[getter]
+    fn max_line(&self) -> usize {
+        self.lock().max_line()
+    }
+
+    /// How many handlers are worth running at once.
+    #[getter]
+    fn workers(&self) -> usize {
+        self.lock().limits().workers
+    }
+
+    /// Whether to read another line now (false while the queue is full).
+    fn wants_input(&self) -> bool {
+        self.lock().wants_input()
+    }
+
+    /// Whether no request waits or runs (abandoned handlers aside).
+    fn idle(&self) -> bool {
+        self.lock().idle()
+    }
+
+    /// One input line (without its newline); for a line over `max_line`,
+    /// its first bytes and `too_long` its length.
+    #[pyo3(signature = (line, too_long=None))]
+    fn feed<'py>(
+        &self,
+        py: Python<'py>,
+        line: &[u8],
+        too_long: Option<usize>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let out = match too_long {
+            Some(n) => self.lock().feed_too_long(n, line),
+            None => self.lock().feed(line),
+        };
+        output(py, out)
+    }
+
+    /// The job's handlers decided in time.
+    fn finish<'py>(
+        &self,
+        py: Python<'py>,
+        id: u64,
+        decision: &Bound<'py, PyDecision>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let d: Decision = decision.get().inner.clone();
+        self.finish_with(py, id, Outcome::Done(Ok(d)))
+    }
+
+    /// The job's handlers raised `error` (the fail policy answers).
+    fn finish_error<'py>(
+        &self,
+        py: Python<'py>,
+        id: u64,
+        error: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let e: Error = from_py_exception(error);
+        self.finish_with(py, id, Outcome::Done(Err(e)))
+    }
+
+    /// The job's handlers missed the deadline and are abandoned: report
+    /// their end with `abandoned_done`.
+    fn finish_timeout<'py>(&self, py: Python<'py>, id: u64) -> PyResult<Bound<'py, PyTuple>> {
+        self.finish_with(py, id, Outcome::TimedOut)
+    }
+
+    /// The abandoned handlers of job `id` have returned.
+    fn abandoned_done(&self, id: u64) {
+        self.lock().abandoned_done(id);
+    }
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("SERVE_ABANDONED_CAP", serve::ABANDONED_CAP)?;
-    m.add("SERVE_OVERLOADED", serve::overloaded_message())?;
-    m.add("SERVE_HEAD_BYTES", serve::HEAD_BYTES)?;
-    m.add_function(wrap_pyfunction!(serve_step, m)?)?;
-    m.add_function(wrap_pyfunction!(serve_reply, m)?)?;
+    m.add("SERVE_ABANDONED_CAP", bridge::ABANDONED_CAP)?;
+    m.add("SERVE_OVERLOADED", bridge::overloaded_message())?;
+    m.add("SERVE_HEAD_BYTES", bridge::HEAD_BYTES)?;
+    m.add_class::<PyBridge>()?;
     Ok(())
 }

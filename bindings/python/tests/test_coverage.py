@@ -39,6 +39,8 @@ WRAPPED: Dict[str, str] = {
     "when": "when",
     "main": "main",
     "serve": "main",  # `<program> agenthooks serve --provider=...` (the plugin bridges)
+    "bridge": "main",  # the serve loop is a driver over _native.Bridge
+    "process": "main",  # the Rust process entry; Python has its own main()
     # model::*
     "Decision": "Decision",
     "DecisionKind": "DecisionKind",

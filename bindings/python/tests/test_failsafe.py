@@ -379,6 +379,9 @@ STAND_IN_CLASS = {
     "runtime/huge-numbers": ("none", HANDLER_ONLY),
     "runtime/lone-surrogate": ("none", HANDLER_ONLY),
     "runtime/typo-option-space-form": ("none", HANDLER_ONLY),
+    "runtime/match-admits-the-class": ("none", HANDLER_ONLY),
+    "runtime/match-other-class-is-a-noop": ("block", "the stand-in cannot evaluate --match (it does not decode), "
+                                            "so the fail-closed router blocks the call the core lets through"),
 }
 #: stderr mentions that come from the core's decoder (its error codes and
 #: event-name hints): the stand-in does not decode; its stderr names

@@ -36,6 +36,8 @@ def vector_router() -> ah.Router:
             raise ah.AgentHooksError("boom", code="handler_error")
         if cmd == "slow":
             time.sleep(3)
+        if cmd.startswith("sleep ") and cmd[6:].isdigit():
+            time.sleep(int(cmd[6:]) / 1000)
         return ah.no_decision()
 
     return r
@@ -77,10 +79,12 @@ def expand(v: Any, version: str) -> Any:
 def serve_lines(router: ah.Router, argv: List[str], data: bytes, state: pathlib.Path) -> List[Dict[str, Any]]:
     args = _native.parse_args(["hook", "agenthooks", "serve", *argv], state_dir=str(state))
     assert args is not None
-    frames: List[Dict[str, Any]] = []
-    assert _serve(router, args, io.BytesIO(data), frames.append) == 0
-    # What main() writes: one compact JSON line per frame.
-    return [json.loads(json.dumps(f, separators=(",", ":"))) for f in frames]
+    chunks: List[bytes] = []
+    assert _serve(router, args, io.BytesIO(data), chunks.append) == 0
+    # What main() writes: one JSON line per frame.
+    out = b"".join(chunks)
+    assert out == b"" or out.endswith(b"\n")
+    return [json.loads(line) for line in out.splitlines()]
 
 
 def threads() -> int:
@@ -131,7 +135,8 @@ def test_hung_handlers_are_capped(tmp_path: pathlib.Path) -> None:
     """Handlers past their deadline are abandoned on their threads; while
     SERVE_ABANDONED_CAP of them still run, requests are refused with the
     fail policy's answer instead of starting more threads (the thread
-    count stays bounded)."""
+    count stays bounded: the cap, plus the requests handed out before it
+    was reached, at most the bridge's queue)."""
     release = threading.Event()
     r = ah.Router(policy=ah.Policy(fail="closed", timeout_ms=10))
 
@@ -141,7 +146,12 @@ def test_hung_handlers_are_capped(tmp_path: pathlib.Path) -> None:
         return ah.no_decision()
 
     cap = _native.SERVE_ABANDONED_CAP
-    n = cap + 8
+    args = _native.parse_args(["hook", "agenthooks", "serve", "--provider=opencode"])
+    assert args is not None
+    workers = _native.Bridge(args, r.policy).workers
+    # Up to 5 * workers requests are handed out at once: past the cap plus
+    # those, requests are refused.
+    n = cap + 5 * workers + 8
     lines = [
         json.dumps({"seq": i, "hook": "tool.execute.before",
                     "input": {"tool": "bash", "sessionID": f"s{i}", "callID": f"c{i}"},
@@ -151,12 +161,14 @@ def test_hung_handlers_are_capped(tmp_path: pathlib.Path) -> None:
     before = threads()
     try:
         got = serve_lines(r, ["--provider=opencode"], "\n".join(lines).encode(), tmp_path)
-        assert threads() - before <= cap
+        assert threads() - before <= cap + 6 * workers
     finally:
         release.set()
-    assert [g["seq"] for g in got] == list(range(n))
+    assert sorted(g["seq"] for g in got) == list(range(n))
     codes = [g["error"]["code"] for g in got]
-    assert codes == ["handler_timeout"] * cap + ["handler_error"] * 8
+    assert set(codes) == {"handler_timeout", "handler_error"}, codes
+    assert codes.count("handler_timeout") >= cap
     for g in got:
         assert g["output"]["throw"].startswith("Blocked because the hook failed"), g
-    assert got[-1]["error"]["message"].endswith(_native.SERVE_OVERLOADED + " (fail-closed: block)")
+    refused = [g for g in got if g["error"]["code"] == "handler_error"]
+    assert refused[-1]["error"]["message"].endswith(_native.SERVE_OVERLOADED + " (fail-closed: block)")

@@ -7,7 +7,6 @@
 use super::unified::Unified;
 use crate::dialect;
 use crate::model::{Decision, Event, Policy, Response};
-use crate::runtime::RunArgs;
 
 /// Whether the `--match` of argv admits the event. No `--match`, `*`, or a
 /// matcher that does not parse (never written by `install`) admit
@@ -20,10 +19,10 @@ pub fn admits(matcher: Option<&str>, event: &Event) -> bool {
 }
 
 /// `Err(no-op answer)` when argv's `--match` does not admit the event;
-/// the caller writes that answer and stops. Called by the runtime as
-/// `crate::install::filter::gate(args, &event, &policy)?;`.
-pub fn gate(args: &RunArgs, event: &Event, policy: &Policy) -> Result<(), Response> {
-    if admits(args.matcher.as_deref(), event) {
+/// the caller writes that answer and stops. Called by the runtime with
+/// argv's `--match` as `matcher`.
+pub fn gate(matcher: Option<&str>, event: &Event, policy: &Policy) -> Result<(), Response> {
+    if admits(matcher, event) {
         return Ok(());
     }
     Err(dialect::respond(event, &Decision::no_decision(), policy).unwrap_or_default())
@@ -72,11 +71,7 @@ mod tests {
             "Edit",
             r#"{"file_path":"/a","old_string":"x","new_string":"y"}"#,
         );
-        let args = RunArgs {
-            matcher: Some("shell".into()),
-            ..RunArgs::default()
-        };
-        let r = gate(&args, &edit, &Policy::default()).unwrap_err();
+        let r = gate(Some("shell"), &edit, &Policy::default()).unwrap_err();
         assert_eq!(r.exit_code, 0);
         assert!(!r.stdout.contains("deny"));
     }

@@ -16,10 +16,11 @@ loop of the plugin bridges instead (``agenthooks::serve``): one hello, then
 one ``{"seq", ...frame}`` request per line, each answered like ``run`` as
 ``{"seq", "output", "notes"?, "error"?}`` (``output`` null for no opinion;
 on any failure the fail policy's answer); bad lines get the same kind of
-reply and the loop goes on; end of input exits 0. Requests run one at a
-time (which keeps every session's order and bounds memory: stdin is not
-read meanwhile); at most ``SERVE_ABANDONED_CAP`` handlers past their
-deadline may still run before requests are refused per the fail policy.
+reply and the loop goes on; end of input exits 0. Every rule of the loop
+(per-session order with sessions in parallel, the queue bound and
+backpressure, stale and refused requests, the replies) is the core's
+serve bridge (``_native.Bridge``); this module reads lines, runs each job's
+handlers on a pool of threads within its deadline and writes the frames.
 
 Nothing but the answer reaches stdout: while handlers run, ``sys.stdout``
 is ``sys.stderr`` and file descriptor 1 points at stderr (so C extensions
@@ -44,16 +45,22 @@ if TYPE_CHECKING:  # typing is for the type checker only (import cost)
     from .router import Router
 
     _Outcome = Union[Decision, BaseException, None]
+    _Out = Tuple[bytes, str, List[Tuple[int, Event, int]]]  # a bridge output
 
 __all__ = ["main", "run"]
 
 
-def _decide_within(router: Router, event: Event, deadline_ms: int) -> Tuple[_Outcome, bool]:
+def _decide_within(
+    router: Router, event: Event, deadline_ms: int, on_late: Optional[Callable[[], None]] = None
+) -> Tuple[_Outcome, bool]:
     """Runs the router on a worker thread; returns (decision or exception,
     finished). An unfinished worker is abandoned: like a daemon thread it
     never keeps the process alive (a `_thread` thread: `threading` costs
-    milliseconds to import)."""
+    milliseconds to import); ``on_late`` runs when it finishes after all.
+    The one deadline rule of the run and the serve loop."""
     box: List[_Outcome] = []
+    state = [0]  # 0 running, 1 done, 2 abandoned
+    guard = _thread.allocate_lock()
     done = _thread.allocate_lock()
     done.acquire()
 
@@ -63,17 +70,30 @@ def _decide_within(router: Router, event: Event, deadline_ms: int) -> Tuple[_Out
         except BaseException as e:  # the fail policy answers it
             box.append(e)
         finally:
+            with guard:
+                late = state[0] == 2
+                state[0] = 1
+            if late and on_late is not None:
+                on_late()
             done.release()
 
     _thread.start_new_thread(work, ())
     if not done.acquire(True, min(deadline_ms / 1000.0, _thread.TIMEOUT_MAX)):
-        return None, False
-    return box[0], True
+        with guard:
+            if state[0] == 0:
+                state[0] = 2
+                return None, False
+        done.acquire()  # it finished just now; its release follows at once
+    return box[0] if box else None, True
+
+
+def _runs_user_code(router: Router, event: Event) -> bool:
+    return bool(router._observers or router._middleware or router.handles(event))
 
 
 def _complete(router: Router, inv: Invocation) -> Tuple[Response, bool]:
     event = inv.event
-    if not (router._observers or router._middleware or router.handles(event)):
+    if not _runs_user_code(router, event):
         # No user code runs for this event (say, a guard that ignores
         # PostToolUse): nothing can hang, so no worker thread.
         return inv.complete(router.decide(event)), True
@@ -139,79 +159,142 @@ def _read_frame(stream: IO[bytes], limit: int) -> Optional[Tuple[bytes, Optional
     return line, None
 
 
-def _serve_decide(router: Router, inv: Invocation, abandoned: List[Any]) -> Response:
-    """The router within the deadline, as ``_complete``, for the serve
-    loop: a worker past the deadline is abandoned and remembered in
-    ``abandoned`` (its lock is released when it finishes). While
-    ``SERVE_ABANDONED_CAP`` of them still run, the request is not run: the
-    fail policy answers it (``agenthooks::serve::overloaded``)."""
-    event = inv.event
-    if not (router._observers or router._middleware or router.handles(event)):
-        return inv.complete(router.decide(event))  # no user code: nothing can hang
-    abandoned[:] = [d for d in abandoned if not d.acquire(False)]
-    if len(abandoned) >= _native.SERVE_ABANDONED_CAP:
-        return inv.complete_error(AgentHooksError(_native.SERVE_OVERLOADED, code="handler_error"))
-    box: List[_Outcome] = []
-    done = _thread.allocate_lock()
-    done.acquire()
-
-    def work() -> None:
-        try:
-            box.append(router.decide(event))
-        except BaseException as e:  # the fail policy answers it
-            box.append(e)
-        finally:
-            done.release()
-
-    _thread.start_new_thread(work, ())
-    if not done.acquire(True, min(inv.deadline_ms / 1000.0, _thread.TIMEOUT_MAX)):
-        abandoned.append(done)
-        return inv.complete_timeout()
-    outcome = box[0]
-    if isinstance(outcome, Decision):
-        return inv.complete(outcome)
-    return inv.complete_error(outcome if outcome is not None else RuntimeError("no outcome"))
-
-
-def _serve(router: Router, args: _native.RunArgs, stdin: IO[bytes], write: Callable[[Dict[str, Any]], None]) -> int:
-    """The serve loop (``agenthooks::serve::serve``), one request at a time
-    (which keeps every session's order and needs no queue: while a request
-    runs, stdin is not read). Which line is a request, and every reply
-    frame, come from the core (``serve_step``, ``serve_reply``), so the
-    replies are the Rust server's (``fixtures/serve/``). Returns the exit
-    code."""
-    import json  # the serve loop only: json imports re and enum (milliseconds)
+def _serve(router: Router, args: _native.RunArgs, stdin: IO[bytes], write: Callable[[bytes], None]) -> int:
+    """The serve loop: a driver over the core's serve bridge. The reader
+    feeds lines while the bridge wants input; each job the bridge hands
+    out runs on a thread of its own (inline when no user code runs for its
+    event), which reports its outcome and writes the reply; one watchdog
+    thread reports the jobs whose handlers miss their deadline (they are
+    abandoned). Every output's frames are written (by ``write``, one call
+    per output), then its jobs start. Returns the exit code."""
+    import heapq
+    import threading
+    import time
 
     try:
-        if not args.provider:
-            raise AgentHooksError("`serve` needs --provider (opencode or openclaw)", code="invalid_argument")
-        _native.parse_provider(args.provider)
+        bridge = _native.Bridge(args, router.policy)
     except AgentHooksError as e:
         sys.stderr.write(f"agenthooks: {e.code}: {e}\n")
         return 2
-    limit = min(_native.DEFAULT_MAX_BYTES if args.max_bytes is None else args.max_bytes, sys.maxsize - 1)
-    abandoned: List[Any] = []
+    changed = threading.Condition()  # the reader waits on it: room to read, idle
+    alarm = threading.Condition()  # the watchdog waits on it: the earliest deadline
+    out_lock = threading.Lock()
+    active = [0]  # jobs handed out whose reply is not written yet
+    # The watchdog's deadlines: (due, job id, state), state 0 running,
+    # 1 answered, 2 abandoned.
+    timers: List[Tuple[float, int, List[int]]] = []
+    watching: List[bool] = []  # [stop?] once the watchdog runs
+
+    def emit(out: _Out, settled: bool) -> None:
+        todo = [(out, settled)]
+        while todo:
+            (frames, err, ready), done = todo.pop(0)
+            if frames:
+                with out_lock:
+                    write(frames)
+            if err:
+                try:
+                    sys.stderr.write(err)
+                    sys.stderr.flush()
+                except (OSError, ValueError):
+                    pass
+            for job in ready:
+                with changed:
+                    active[0] += 1
+                now = start(job)
+                if now is not None:
+                    todo.append((now, True))
+            if done:
+                with changed:
+                    active[0] -= 1
+                    changed.notify()
+
+    def finish(job_id: int, outcome: _Outcome) -> _Out:
+        try:
+            if isinstance(outcome, Decision):
+                return bridge.finish(job_id, outcome)
+            return bridge.finish_error(job_id, outcome or RuntimeError("no outcome"))
+        except BaseException as e:  # a bad decision object, say: still answered
+            return bridge.finish_error(job_id, e)
+
+    def answer(job_id: int, event: Event, state: List[int]) -> None:
+        outcome: _Outcome
+        try:
+            outcome = router.decide(event)
+        except BaseException as e:  # the fail policy answers it
+            outcome = e
+        with alarm:
+            mine = state[0] == 0
+            state[0] = max(state[0], 1)
+        if mine:
+            emit(finish(job_id, outcome), True)
+        else:
+            bridge.abandoned_done(job_id)  # the watchdog answered it
+
+    def start(job: Tuple[int, Event, int]) -> Optional[_Out]:
+        job_id, event, deadline_ms = job
+        if not _runs_user_code(router, event):
+            # No user code runs for this event: nothing can hang.
+            outcome: _Outcome
+            try:
+                outcome = router.decide(event)
+            except BaseException as e:
+                outcome = e
+            return finish(job_id, outcome)
+        state = [0]
+        entry = (time.monotonic() + deadline_ms / 1000.0, job_id, state)
+        with alarm:
+            if len(timers) > 64 and len(timers) > 4 * active[0]:
+                # Drop the deadlines of answered jobs (they wait for their
+                # due time otherwise).
+                timers[:] = [t for t in timers if t[2][0] == 0]
+                heapq.heapify(timers)
+            heapq.heappush(timers, entry)
+            if not watching:
+                watching.append(False)
+                threading.Thread(target=watch, daemon=True, name="agenthooks-watchdog").start()
+            elif timers[0] is entry:
+                alarm.notify()  # the earliest deadline now: wake the watchdog
+        _thread.start_new_thread(answer, (job_id, event, state))
+        return None
+
+    def watch() -> None:
+        while True:
+            expired: List[int] = []
+            with alarm:
+                while True:
+                    now = time.monotonic()
+                    while timers and (timers[0][2][0] != 0 or timers[0][0] <= now):
+                        _, job_id, state = heapq.heappop(timers)
+                        if state[0] == 0:
+                            state[0] = 2
+                            expired.append(job_id)
+                    if expired:
+                        break
+                    if watching[0] and not timers:
+                        return
+                    alarm.wait(min(timers[0][0] - now, _thread.TIMEOUT_MAX) if timers else None)
+            for job_id in expired:
+                emit(bridge.finish_timeout(job_id), True)
+
+    limit = min(bridge.max_line, sys.maxsize - 1)
     while True:
+        with changed:
+            while not bridge.wants_input():
+                changed.wait()
         frame = _read_frame(stdin, limit)
         if frame is None:
-            return 0
+            break
         line, too_long = frame
-        kind, text, _session = _native.serve_step(args, router.policy, line, too_long)
-        if kind == "skip" or text is None:
-            continue
-        if kind == "reply":
-            write(json.loads(text))
-            continue
-        # The whole line is the dialect's payload, as the Rust server passes it.
-        prepared = _native.prepare(args, router.policy, line)
-        resp = prepared if isinstance(prepared, Response) else _serve_decide(router, prepared, abandoned)
-        write(json.loads(_native.serve_reply(text, resp)))
-        if resp.stderr:
-            try:
-                sys.stderr.write(resp.stderr)
-                sys.stderr.flush()
-            except (OSError, ValueError):
-                pass
+        emit(bridge.feed(line, too_long), False)
+    with changed:
+        while not bridge.idle() or active[0]:
+            changed.wait()
+    with alarm:
+        if watching:
+            watching[0] = True
+            alarm.notify()
+    return 0
 
 
 def main(router: Router, argv: Optional[Sequence[str]] = None) -> NoReturn:
@@ -239,11 +322,9 @@ def main(router: Router, argv: Optional[Sequence[str]] = None) -> NoReturn:
         if args.warnings:
             sys.stderr.write(args.warnings)
         # NDJSON over stdio for the OpenCode / OpenClaw plugin bridges.
-        import json
-
-        def write(frame: Dict[str, Any]) -> None:
+        def write(frames: bytes) -> None:
             _flush_quietly()
-            guard.write_answer((json.dumps(frame, separators=(",", ":")) + "\n").encode())
+            guard.write_answer(frames)
 
         try:
             code = _serve(router, args, sys.stdin.buffer, write)
@@ -258,7 +339,6 @@ def main(router: Router, argv: Optional[Sequence[str]] = None) -> NoReturn:
         resp = prepared
     else:
         resp, finished = _complete(router, prepared)
-    resp = _native.with_notes_on_stderr(resp)
     if resp.stderr:
         try:
             sys.stderr.write(resp.stderr)
