@@ -226,8 +226,8 @@ def test_run_in_process_matches_the_process(tmp_path: pathlib.Path) -> None:
     """)
     for provider in ("claude-code", "codex"):
         r = ah.run(router, ["hook", "agenthooks", "run", f"--provider={provider}"], PRE)
-        # The process also writes the notes to stderr (by default on exit 0).
-        r = _native.with_notes_on_stderr(r)
+        # run() answers as the process does, notes on stderr included (the
+        # core's complete adds them, by default on exit 0).
         assert answer(run_hook(argv + ["agenthooks", "run", f"--provider={provider}"], PRE)) == (
             r.stdout, r.stderr, r.exit_code)
     # The deadline also holds in-process (the worker thread is abandoned).
