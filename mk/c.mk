@@ -14,7 +14,7 @@ C_TEST_OUT := $(AH_TARGET)/c-test
 VALGRIND ?= valgrind
 VALGRIND_FLAGS := -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
 C_TEST_CFLAGS := -std=c11 -Wall -Wextra -Werror -g -O1 -Iinclude
-C_TEST_SRC := tests/c/abi_test.c tests/c/json.c
+C_TEST_SRC := tests/c/abi_test.c tests/c/json.c tests/c/serve_vectors.c
 # What rustc reports for a static link (see `go-static-libs`).
 C_TEST_LIBS := -lm -ldl -lpthread -lrt -lutil
 

@@ -4,6 +4,8 @@
  * invalid UTF-8, bad JSON, double calls). Built with -std=c11 -Wall
  * -Werror and run under valgrind by `make c-test`.
  *
+ * The serve vectors run in serve_vectors.c.
+ *
  * usage: abi_test <flattened fixtures dir> <fixtures dir>   (AH_FIXTURE=<substring> filters) */
 #define _POSIX_C_SOURCE 200809L
 
@@ -18,6 +20,7 @@
 
 #include "agenthooks.h"
 #include "json.h"
+#include "serve_vectors.h"
 
 static int failures = 0;
 static int checks = 0;
@@ -2013,6 +2016,7 @@ int main(int argc, char **argv) {
   int matched = walk(argv[1], "provider", run_provider_case) + walk(argv[1], "router", run_router_case) +
                 walk(argv[1], "runtime", run_runtime_case);
   walk_dispatch(argv[1], argv[2]);
+  matched += walk_serve(argv[1], argv[2], &checks, &failures);
   CHECK(matched > 0, "no fixtures matched AH_FIXTURE");
   test_stdout_guard();
   fprintf(stderr, "abi_test: %d checks, %d failures\n", checks, failures);

@@ -29,6 +29,10 @@ payload bytes (`payload` compact, `payload_text`, `payload_b64`,
   <out>/runtime/count
   <out>/runtime/<i>/name, argv (NUL-separated), stdin (bytes), [router.json],
                     stdout | stdout.json, [stderr_contains] (NUL-separated), exit
+  <out>/serve/count, files          cases written; *.json files in fixtures/serve
+  <out>/serve/<i>/name, argv (NUL-separated), argc, input (the bytes the plugin
+                  writes), output (one reply frame a line), in_order (one JSON
+                  array of seqs a line; empty when none)
 """
 import base64
 import json
@@ -46,6 +50,7 @@ DISPATCH_KEYS = {"name", "description", "event", "entries", "expect", "calls", "
 ENTRY_KEYS = {"id", "role", "on", "when", "guard", "async", "does"}
 DOES_KEYS = {"handler": {"decision", "error"}, "observer": {"error"}, "middleware": {"next", "error", "return"}}
 RUNTIME_KEYS = {"name", "description", "argv", "router", "stdin", "stdin_text", "stdin_b64", "stdin_parts", "expect"}
+SERVE_KEYS = {"name", "description", "provider", "args", "input", "output", "in_order"}
 RUNTIME_EXPECT_KEYS = {"stdout", "stdout_json", "stderr_contains", "exit_code"}
 
 
@@ -390,6 +395,60 @@ def runtime_cases(root, out):
     return i
 
 
+def serve_line(want, entry):
+    """One input line of a serve vector (fixtures/serve/README.md)."""
+    if isinstance(entry, str):
+        return entry.encode()
+    if isinstance(entry, dict) and set(entry) == {"$b64"}:
+        return base64.b64decode(entry["$b64"], validate=True)
+    if isinstance(entry, dict) and set(entry) == {"$gen"}:
+        g = entry["$gen"]
+        strict(g, {"prefix", "fill", "repeat", "suffix"}, want + ": $gen")
+        return (g["prefix"] + g["fill"] * int(g["repeat"]) + g["suffix"]).encode()
+    if isinstance(entry, dict):
+        return compact(entry)
+    sys.exit(f"{want}: an input entry is an object or a string")
+
+
+def serve_cases(root, out):
+    """fixtures/serve/README.md: lines in, reply frames out. The C runner
+    serves each through ah_bridge_*; every file becomes a case or the
+    flattening fails: there is no skip."""
+    files = sorted((root / "serve").glob("*.json"))
+    i = 0
+    for f in files:
+        c = load(f)
+        strict(c, SERVE_KEYS, str(f))
+        want = f"serve/{f.stem}"
+        if c.get("name") != want or not str(c.get("description", "")).strip():
+            sys.exit(f"{f}: name must be {want!r}, with a description")
+        if c.get("provider") not in ("opencode", "openclaw"):
+            sys.exit(f"{want}: provider is opencode or openclaw")
+        argv = ["hook", "agenthooks", "serve", "--provider=" + c["provider"], *c.get("args", [])]
+        if any(not isinstance(a, str) or "\0" in a for a in argv):
+            sys.exit(f"{want}: args are strings without NUL")
+        cd = out / str(i)
+        cd.mkdir(parents=True)
+        write(cd, "name", want)
+        write(cd, "argv", b"\0".join(a.encode() for a in argv))
+        write(cd, "argc", len(argv))
+        lines = [serve_line(want, e) for e in c["input"]]
+        if any(b"\n" in ln for ln in lines):
+            sys.exit(f"{want}: an input line holds a newline")
+        write(cd, "input", b"".join(ln + b"\n" for ln in lines))
+        if not isinstance(c["output"], list) or not all(isinstance(x, dict) for x in c["output"]):
+            sys.exit(f"{want}: output is a list of frames")
+        write(cd, "output", b"".join(compact(x) + b"\n" for x in c["output"]))
+        order = c.get("in_order", [])
+        if not isinstance(order, list) or not all(isinstance(x, list) and len(x) >= 2 for x in order):
+            sys.exit(f"{want}: in_order is a list of seq lists")
+        write(cd, "in_order", b"".join(compact(x) + b"\n" for x in order))
+        i += 1
+    write(out, "count", i)
+    write(out, "files", len(files))
+    return i
+
+
 def main():
     root, out = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
     if out.exists():
@@ -399,12 +458,14 @@ def main():
     (out / "router").mkdir(parents=True)
     (out / "runtime").mkdir(parents=True)
     (out / "dispatch").mkdir(parents=True)
+    (out / "serve").mkdir(parents=True)
     n = provider_cases(root, out / "provider")
     m = router_cases(root, out / "router")
     k = runtime_cases(root, out / "runtime")
     d = dispatch_cases(root, out / "dispatch")
+    v = serve_cases(root, out / "serve")
     print(f"flatten_fixtures: {n} provider cases, {m} router cases, {d} dispatch vectors, "
-          f"{k} runtime vectors -> {out}")
+          f"{k} runtime vectors, {v} serve vectors -> {out}")
 
 
 if __name__ == "__main__":
