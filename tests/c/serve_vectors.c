@@ -92,6 +92,9 @@ typedef struct {
   uint64_t id;
   pthread_cond_t done_cv; /* waits on s->mu */
   bool done, abandoned;
+  /* Set once the timeout is reported: the handler's thread reports its
+   * end only after that (ah_bridge_abandoned_done is a no-op before). */
+  bool timeout_reported;
   /* The handler's outcome: 0 no decision, 1 deny, 2 handler error. */
   int outcome;
 } run;
@@ -215,6 +218,7 @@ static void *handler_thread(void *arg) {
   r->done = true;
   bool abandoned = r->abandoned;
   pthread_cond_signal(&r->done_cv);
+  while (abandoned && !r->timeout_reported) pthread_cond_wait(&r->done_cv, &s->mu);
   pthread_mutex_unlock(&s->mu);
   if (abandoned) {
     ah_bridge_abandoned_done(s->b, r->id);
@@ -229,6 +233,7 @@ static void *handler_thread(void *arg) {
 static void *job_thread(void *arg) {
   run *r = arg;
   server *s = r->s;
+  uint64_t id = r->id; /* read now: once abandoned, r belongs to the handler's thread */
   uint64_t deadline = ah_bridge_job_deadline_ms(r->job);
   struct timespec until;
   clock_gettime(CLOCK_REALTIME, &until);
@@ -246,7 +251,6 @@ static void *job_thread(void *arg) {
   if (!done) r->abandoned = true; /* from now on the handler's thread owns r */
   int outcome = r->outcome;
   pthread_mutex_unlock(&s->mu);
-  uint64_t id = r->id;
   ah_bridge_output *o = NULL;
   ah_status st;
   if (!done) {
@@ -263,6 +267,11 @@ static void *job_thread(void *arg) {
     ah_bridge_job_free(r->job);
     pthread_cond_destroy(&r->done_cv);
     free(r);
+  } else {
+    pthread_mutex_lock(&s->mu);
+    r->timeout_reported = true; /* r is the handler thread's once unlocked */
+    pthread_cond_signal(&r->done_cv);
+    pthread_mutex_unlock(&s->mu);
   }
   finished(s, st, o);
   return NULL;
