@@ -6,6 +6,8 @@
 //! `{}`, except on events whose stdout is read as text and on event names
 //! this version does not know, where it is empty stdout (doc §5).
 
+mod quirks;
+
 use serde_json::{Map, Value, json};
 
 use super::DecodeOptions;
@@ -517,6 +519,10 @@ pub(crate) static AGENT: super::Agent = super::Agent {
     tool_class,
     mcp_name,
     variant: |_, env| (env("CLAUDE_CODE_REMOTE").as_deref() == Some("true")).then_some("remote"),
+    quirks: quirks::QUIRKS,
+    quirk_section: "§7",
+    research: "claude-code.md",
+    page: "docs/agents/claude-code.md",
     decode,
     encode,
     undecodable: None,

@@ -5,6 +5,8 @@
 //! PreToolUse each make the hook run "failed", which Codex treats as
 //! fail-open; this encoder never emits any of them. The no-op is empty stdout.
 
+mod quirks;
+
 use serde_json::{Map, Value, json};
 
 use super::DecodeOptions;
@@ -380,6 +382,10 @@ pub(crate) static AGENT: super::Agent = super::Agent {
     tool_class,
     mcp_name,
     variant: super::no_variant,
+    quirks: quirks::QUIRKS,
+    quirk_section: "§7",
+    research: "codex.md",
+    page: "docs/agents/codex.md",
     decode,
     encode,
     undecodable: None,

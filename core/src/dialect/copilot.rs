@@ -15,6 +15,8 @@
 //! (quirk 4), so a crashed hook would block everything. The no-op is empty
 //! stdout on every event (§5).
 
+mod quirks;
+
 use serde_json::{Map, Value, json};
 
 use super::DecodeOptions;
@@ -640,6 +642,10 @@ pub(crate) static AGENT: super::Agent = super::Agent {
             .any(|k| env(k).is_some_and(|v| !v.is_empty()));
         cloud.then_some("cloud")
     },
+    quirks: quirks::QUIRKS,
+    quirk_section: "§7",
+    research: "copilot-cli.md",
+    page: "docs/agents/copilot.md",
     decode,
     encode,
     undecodable: Some(undecodable),

@@ -12,6 +12,8 @@
 //! (`preToolUse` + `beforeShellExecution`, ...); both decode to the same
 //! kind and class, and `crate::dedupe` suppresses the second one.
 
+mod quirks;
+
 use serde_json::{Map, Value, json};
 
 use super::DecodeOptions;
@@ -777,6 +779,10 @@ pub(crate) static AGENT: super::Agent = super::Agent {
     tool_class,
     mcp_name,
     variant: |payload, env| variant(payload, env("CURSOR_VERSION").as_deref()),
+    quirks: quirks::QUIRKS,
+    quirk_section: "§6.2",
+    research: "cursor.md",
+    page: "docs/agents/cursor.md",
     decode,
     encode,
     undecodable: Some(undecodable),

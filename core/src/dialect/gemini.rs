@@ -53,6 +53,8 @@
 //! decision. It is reachable with `on_native("BeforeToolSelection")` and the
 //! `native` escape hatch.
 
+mod quirks;
+
 use serde_json::{Map, Value, json};
 
 use super::DecodeOptions;
@@ -522,6 +524,10 @@ pub(crate) static AGENT: super::Agent = super::Agent {
     tool_class,
     mcp_name,
     variant: super::no_variant,
+    quirks: quirks::QUIRKS,
+    quirk_section: "§6",
+    research: "gemini-cli.md",
+    page: "docs/agents/gemini.md",
     decode,
     encode,
     undecodable: Some(undecodable),

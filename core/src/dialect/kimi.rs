@@ -18,6 +18,8 @@
 //! else is printed). The no-op is EMPTY stdout: any stdout on
 //! `UserPromptSubmit`, even `{}`, is pasted into the model's context.
 
+mod quirks;
+
 use serde_json::{Map, Value, json};
 
 use super::DecodeOptions;
@@ -422,6 +424,10 @@ pub(crate) static AGENT: super::Agent = super::Agent {
     tool_class,
     mcp_name,
     variant: super::no_variant,
+    quirks: quirks::QUIRKS,
+    quirk_section: "§7",
+    research: "kimi-code.md",
+    page: "docs/agents/kimi-code.md",
     decode,
     encode,
     undecodable: Some(undecodable),

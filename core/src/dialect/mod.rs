@@ -1,11 +1,11 @@
 //! One module per agent: everything the core knows about an agent is found
 //! from its file here (`dialect/<agent>.rs`), which defines the agent's
 //! [`Agent`] row: its native events, kinds and capability rows, codec,
-//! tool-name table and MCP naming, and how its variant is told. This module
-//! holds the entry points, which look the row up with [`agent`]; detection
-//! (`crate::detect`) and tool classification ([`tool_names`]) use the same
-//! rows. Quirks with their evidence are `crate::quirks` (one table, filtered
-//! by provider).
+//! tool-name table and MCP naming, how its variant is told, its quirks
+//! (`dialect/<agent>/quirks.rs`) and where its docs are. This module holds
+//! the entry points, which look the row up with [`agent`]; detection
+//! (`crate::detect`), tool classification ([`tool_names`]), the quirk
+//! registry (`crate::quirks`) and the generated docs use the same rows.
 
 pub mod claude;
 pub mod codex;
@@ -18,11 +18,13 @@ pub use crate::json;
 pub mod kimi;
 pub mod openclaw;
 pub mod opencode;
+pub(crate) mod quirk;
 pub mod tool_names;
 
 use serde_json::{Map, Value};
 
 use crate::capability::{self, Capability};
+use crate::dialect::quirk::Quirk;
 use crate::error::Error;
 use crate::model::{
     Canonical, Decision, Detection, Event, Fail, Kind, Note, Policy, Provider, Response,
@@ -49,6 +51,18 @@ pub struct Agent {
     /// The variant, from the payload object and the environment
     /// (detection; decoding asks with an empty environment).
     pub variant: VariantRule,
+    /// Its quirks, in the order of its research's quirk table
+    /// (`dialect/<agent>/quirks.rs`; all agents: `crate::quirks`).
+    pub quirks: &'static [Quirk],
+    /// The section of its protocol research that holds the quirk table
+    /// (what `§<s> #<n>` in a fixture description refers to).
+    pub quirk_section: &'static str,
+    /// The file name of its protocol research, as quirk sources cite it
+    /// (the research is not part of the repository).
+    pub research: &'static str,
+    /// Its user-facing page, from the repository root
+    /// (`docs/agents/<id>.md`).
+    pub page: &'static str,
     pub(crate) decode: fn(Map<String, Value>, &DecodeOptions) -> Result<Event, Error>,
     pub(crate) encode: fn(&Event, &Decision, &Policy, &mut Vec<Note>) -> Result<Response, Error>,
     /// What it reads as "no opinion" / "block" without knowing the event
@@ -57,7 +71,7 @@ pub struct Agent {
 }
 
 /// The row of an agent.
-pub fn agent(provider: Provider) -> &'static Agent {
+pub const fn agent(provider: Provider) -> &'static Agent {
     match provider {
         Provider::ClaudeCode => &claude::AGENT,
         Provider::Codex => &codex::AGENT,

@@ -29,6 +29,8 @@
 //! empty stdout: return nothing (never `{}`, which `before_agent_run` reads
 //! as an invalid shape and fails closed, §4.6).
 
+mod quirks;
+
 use serde_json::{Map, Value, json};
 
 use super::DecodeOptions;
@@ -651,6 +653,10 @@ pub(crate) static AGENT: super::Agent = super::Agent {
     tool_class,
     mcp_name,
     variant: super::no_variant,
+    quirks: quirks::QUIRKS,
+    quirk_section: "§6",
+    research: "openclaw.md",
+    page: "docs/agents/openclaw.md",
     decode,
     encode,
     undecodable: Some(undecodable),

@@ -31,6 +31,8 @@
 //! (throw `new Error(throw)`: blocks a tool, aborts a prompt, §4.2).
 //! `docs/canonical-json.md` has the full table.
 
+mod quirks;
+
 use serde_json::{Map, Value, json};
 
 use super::DecodeOptions;
@@ -915,6 +917,10 @@ pub(crate) static AGENT: super::Agent = super::Agent {
     tool_class,
     mcp_name,
     variant: super::no_variant,
+    quirks: quirks::QUIRKS,
+    quirk_section: "§6",
+    research: "opencode.md",
+    page: "docs/agents/opencode.md",
     decode,
     encode,
     undecodable: Some(undecodable),

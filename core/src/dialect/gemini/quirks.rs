@@ -1,0 +1,311 @@
+//! Gemini CLI's quirks: every row of the quirk table of its protocol
+//! research, in our own words (the registry and its rules:
+//! [`crate::quirks`]). Listed in this agent's row, [`super::AGENT`].
+
+use crate::dialect::quirk::FixtureRule::Required as Req;
+use crate::dialect::quirk::{AGENT_OUT, CONFIG, ENV, MATCHER, NOT_SENT, Quirk, TRUST, q};
+use crate::model::Provider::Gemini as Ge;
+
+/// Every quirk of this agent, in table order.
+pub(super) const QUIRKS: &[Quirk] = &[
+    q!(
+        "gemini",
+        Ge,
+        1,
+        "all checked; confirmed 0.61.0",
+        "*",
+        "exit_code",
+        "When stdout is empty stderr is read as the answer, and plain text with an exit code other than 0 or 1 blocks; the docs say otherwise.",
+        "Always print one JSON object on stdout, exit 0; keep logs off stderr.",
+        "gemini-cli.md §6 #1, §4.1 (src, impl, e2e)",
+        Req
+    ),
+    q!(
+        "gemini",
+        Ge,
+        2,
+        "all; confirmed 0.61.0",
+        "*",
+        "exit_code",
+        "JSON output wins over the exit code, and exit 2 with no output does nothing.",
+        "Fail-closed blocks with a JSON deny, never a bare exit 2.",
+        "gemini-cli.md §6 #2, §4.1 (src, e2e)",
+        Req
+    ),
+    q!(
+        "gemini",
+        Ge,
+        3,
+        "all; confirmed 0.61.0",
+        "*",
+        "timeout",
+        "Hook timeouts are milliseconds (other agents use seconds); a timed-out hook fails open.",
+        "Convert seconds to milliseconds when generating config.",
+        "gemini-cli.md §6 #3, §1.4 (doc, src, e2e)",
+        CONFIG
+    ),
+    q!(
+        "gemini",
+        Ge,
+        4,
+        "current main",
+        "*",
+        "config",
+        "gemini hooks migrate copies Claude timeouts (seconds) unchanged, so 60 becomes 60 ms.",
+        "Generate Gemini config directly instead of migrating.",
+        "gemini-cli.md §6 #4, §1.5 (src)",
+        CONFIG
+    ),
+    q!(
+        "gemini",
+        Ge,
+        5,
+        "merge up to 0.35, replace from 0.36.0; replace confirmed 0.61.0",
+        "BeforeTool",
+        "updated_input",
+        "The tool_input rewrite was a shallow merge up to 0.35 and replaces the arguments from 0.36.0; a partial object fails validation and the tool does not run.",
+        "Always send the complete argument object; report key removals as lossy.",
+        "gemini-cli.md §6 #5, §4.5 (src, e2e)",
+        Req
+    ),
+    q!(
+        "gemini",
+        Ge,
+        6,
+        "0.36.0+; hangs headless on 0.61.0",
+        "BeforeTool",
+        "ask",
+        "decision ask works only from 0.36.0, and in headless mode (-p --yolo) it hangs the CLI until killed.",
+        "Degrade ask per policy by default.",
+        "gemini-cli.md §6 #6, §4.3 (src, e2e)",
+        Req
+    ),
+    q!(
+        "gemini",
+        Ge,
+        7,
+        "0.34.0+",
+        "BeforeTool, AfterTool",
+        "mcp",
+        "MCP tool names became mcp_<server>_<tool> (single underscores), ambiguous when a server name contains _.",
+        "Prefer mcp_context over splitting the name.",
+        "gemini-cli.md §6 #7, §3.3 (src)",
+        Req
+    ),
+    q!(
+        "gemini",
+        Ge,
+        8,
+        "all checked; confirmed 0.61.0",
+        "BeforeAgent, AfterTool, SessionStart, BeforeTool",
+        "context",
+        "additionalContext is HTML-escaped (< and > only) and wrapped in <hook_context>; on BeforeTool it is ignored.",
+        "Do not pre-escape; drop context on BeforeTool with a note.",
+        "gemini-cli.md §6 #8, §4.6 (src, impl, e2e)",
+        Req
+    ),
+    q!(
+        "gemini",
+        Ge,
+        9,
+        "all checked; confirmed 0.61.0",
+        "BeforeTool, AfterTool",
+        "tool_id",
+        "Tool events carry no tool-call id.",
+        "Synthesize a stable id so pre and post correlate.",
+        "gemini-cli.md §6 #9, §3.3 (src, e2e)",
+        Req
+    ),
+    q!(
+        "gemini",
+        Ge,
+        10,
+        "all",
+        "AfterModel",
+        "hot_path",
+        "AfterModel fires for every streamed chunk of a response.",
+        "Keep AfterModel decoding and handlers cheap.",
+        "gemini-cli.md §6 #10, §2 (doc)",
+        Req
+    ),
+    q!(
+        "gemini",
+        Ge,
+        11,
+        "0.61.0 (e2e)",
+        "BeforeModel, BeforeToolSelection, AfterModel",
+        "model_view",
+        "Hooks see model traffic as text only: no function calls or responses, tools or systemInstruction; rewriting llm_request.messages replaces the whole conversation.",
+        "Do not expect tool calls there; never send a partial messages array.",
+        "gemini-cli.md §6 #11, §3.2 (e2e)",
+        Req
+    ),
+    q!(
+        "gemini",
+        Ge,
+        12,
+        "0.61.0 (e2e)",
+        "BeforeModel",
+        "native",
+        "A synthetic BeforeModel llm_response is honoured only together with decision block.",
+        "Send decision block with llm_response through native.",
+        "gemini-cli.md §6 #12, §4.3 (e2e)",
+        Req
+    ),
+    q!(
+        "gemini",
+        Ge,
+        13,
+        "0.61.0 (e2e)",
+        "AfterTool",
+        "output_rewrite",
+        "An AfterTool block gives the model the bare reason as the tool's error; 'Tool result blocked' goes to stderr only.",
+        "Write the reason as the text the model should read.",
+        "gemini-cli.md §6 #13, §4.3 (e2e)",
+        Req
+    ),
+    q!(
+        "gemini",
+        Ge,
+        14,
+        "0.61.0 (e2e)",
+        "BeforeToolSelection",
+        "model_view",
+        "BeforeToolSelection toolConfig is forwarded to the API but not enforced on the model's reply.",
+        "Gate tools in BeforeTool, not only in BeforeToolSelection.",
+        "gemini-cli.md §6 #14, §4.3 (e2e)",
+        Req
+    ),
+    q!(
+        "gemini",
+        Ge,
+        15,
+        "0.61.0 (e2e)",
+        "PreCompress",
+        "event_coverage",
+        "PreCompress fires with trigger auto before every model call, not only before compression.",
+        "Do not read PreCompress as proof that compaction happens.",
+        "gemini-cli.md §6 #15, §2 (e2e)",
+        Req
+    ),
+    q!(
+        "gemini",
+        Ge,
+        16,
+        "0.61.0 (e2e)",
+        "AfterAgent",
+        "loop_guard",
+        "An AfterAgent hook that blocks every time never lets a headless run end.",
+        "Check stop_hook_active; the runtime's continuation_cap counts across processes.",
+        "gemini-cli.md §6 #16, §5 (e2e)",
+        Req
+    ),
+    q!(
+        "gemini",
+        Ge,
+        17,
+        "0.61.0 (e2e)",
+        "BeforeAgent, AfterAgent",
+        "agent_ui",
+        "The CLI exits 0 for a blocked prompt or a stopped agent; only -o json warnings and stderr tell.",
+        "Read warnings from -o json in CI.",
+        "gemini-cli.md §6 #17, §4.2 (e2e)",
+        AGENT_OUT
+    ),
+    q!(
+        "gemini",
+        Ge,
+        18,
+        "0.61.0 (e2e)",
+        "*",
+        "trust",
+        "Project hooks need the workspace trusted while settings load (GEMINI_CLI_TRUST_WORKSPACE=true); --skip-trust is too late and they are dropped silently.",
+        "Install hooks at user level or set the trust variable for headless runs.",
+        "gemini-cli.md §6 #18, §1.1 (e2e)",
+        TRUST
+    ),
+    q!(
+        "gemini",
+        Ge,
+        19,
+        "0.61.0 (e2e)",
+        "BeforeTool, Notification",
+        "event_coverage",
+        "Headless without --yolo registers no run_shell_command, so BeforeTool never fires for it and Notification is unreachable.",
+        "Run headless gates with --yolo.",
+        "gemini-cli.md §6 #19, §3.4 (e2e)",
+        NOT_SENT
+    ),
+    q!(
+        "gemini",
+        Ge,
+        20,
+        "0.61.0 (e2e)",
+        "*",
+        "env",
+        "The hook process inherits the CLI's credentials (GEMINI_API_KEY).",
+        "Never log the environment.",
+        "gemini-cli.md §6 #20, §1.2 (e2e)",
+        ENV
+    ),
+    q!(
+        "gemini",
+        Ge,
+        21,
+        "0.24.0 (2026-01)",
+        "SessionStart, SessionEnd",
+        "event_coverage",
+        "SessionStart/SessionEnd stopped firing after upgrading 0.23.0 to 0.24.0 (issue #16697, closed).",
+        "Do not depend on session events on that version.",
+        "gemini-cli.md §6 #21 (seen)",
+        NOT_SENT
+    ),
+    q!(
+        "gemini",
+        Ge,
+        22,
+        "0.47.0 (2026-06)",
+        "SessionStart",
+        "matcher",
+        "SessionStart 'not observed': a matcher startup|resume|clear never matches under exact-string comparison.",
+        "Generate one exact source per entry, or no matcher.",
+        "gemini-cli.md §6 #22, §1.5 (seen, src)",
+        MATCHER
+    ),
+    q!(
+        "gemini",
+        Ge,
+        23,
+        "reported on 0.53.0 (2026-08)",
+        "*",
+        "config",
+        "A hook entry without the {matcher?, hooks:[...]} wrapper is discarded at boot.",
+        "Always generate the wrapped form.",
+        "gemini-cli.md §6 #23, §1.4 (seen, src)",
+        CONFIG
+    ),
+    q!(
+        "gemini",
+        Ge,
+        24,
+        "reported on 0.54.4",
+        "SessionStart",
+        "context",
+        "Plain-text SessionStart output is shown as a message but not injected as context in interactive mode.",
+        "Send context as hookSpecificOutput.additionalContext JSON.",
+        "gemini-cli.md §6 #24, §4.3 (seen, src)",
+        Req
+    ),
+    q!(
+        "gemini",
+        Ge,
+        25,
+        "all",
+        "*",
+        "config",
+        "Sequential mode is global per event: one sequential:true definition serializes every matching hook.",
+        "Avoid sequential unless every hook of the event can wait.",
+        "gemini-cli.md §6 #25, §1.1 (src)",
+        CONFIG
+    ),
+];

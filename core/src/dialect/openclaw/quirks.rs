@@ -1,0 +1,311 @@
+//! OpenClaw's quirks: every row of the quirk table of its protocol
+//! research, in our own words (the registry and its rules:
+//! [`crate::quirks`]). Listed in this agent's row, [`super::AGENT`].
+
+use crate::dialect::quirk::FixtureRule::Required as Req;
+use crate::dialect::quirk::{AGENT_OUT, CONFIG, INSTALL, NOT_SENT, ORDER, Quirk, TIMING, q};
+use crate::model::Provider::Openclaw as Ow;
+
+/// Every quirk of this agent, in table order.
+pub(super) const QUIRKS: &[Quirk] = &[
+    q!(
+        "openclaw",
+        Ow,
+        1,
+        "current",
+        "llm_input, llm_output, before_agent_finalize, agent_end",
+        "config",
+        "Non-bundled plugins silently receive no conversation hooks unless hooks.allowConversationAccess is true.",
+        "Set allowConversationAccess in the generated plugin entry.",
+        "openclaw.md §6 #1, §1.2 (doc, impl)",
+        CONFIG
+    ),
+    q!(
+        "openclaw",
+        Ow,
+        2,
+        "2026.6.34",
+        "*",
+        "event_coverage",
+        "When the Gateway delegates the agent loop to the Claude Code CLI harness, no tool or LLM hook fires.",
+        "Do not rely on OpenClaw hooks under that harness.",
+        "openclaw.md §6 #2 (impl)",
+        NOT_SENT
+    ),
+    q!(
+        "openclaw",
+        Ow,
+        3,
+        "2026.9.3",
+        "before_tool_call",
+        "event_coverage",
+        "With the claude-cli backend before_tool_call never fires for tools of configured mcp.servers (issue #155946).",
+        "Gate MCP tools elsewhere on that backend.",
+        "openclaw.md §6 #3 (seen)",
+        NOT_SENT
+    ),
+    q!(
+        "openclaw",
+        Ow,
+        4,
+        "2026.4.29",
+        "before_tool_call, after_tool_call",
+        "event_coverage",
+        "before_tool_call did not fire for native exec through the Anthropic harness while after_tool_call did (issue #76201).",
+        "Upgrade past the fix.",
+        "openclaw.md §6 #4 (seen)",
+        NOT_SENT
+    ),
+    q!(
+        "openclaw",
+        Ow,
+        5,
+        "Feb 2026",
+        "before_tool_call",
+        "dedupe",
+        "before_tool_call fired 2 to 3 times per tool call through separate code paths (issue #15502).",
+        "Dedupe by toolCallId.",
+        "openclaw.md §6 #5 (seen)",
+        Req
+    ),
+    q!(
+        "openclaw",
+        Ow,
+        6,
+        "Apr 2026",
+        "before_tool_call",
+        "event_coverage",
+        "Tools invoked through the loopback MCP tools/call path skipped before_tool_call (PR #70147).",
+        "Upgrade past the fix.",
+        "openclaw.md §6 #6 (seen)",
+        NOT_SENT
+    ),
+    q!(
+        "openclaw",
+        Ow,
+        7,
+        "Apr 2026",
+        "before_tool_call, after_tool_call",
+        "config",
+        "HOOK.md internal hooks that declare before_tool_call/after_tool_call load as Ready but are never invoked (issue #67085).",
+        "Use a typed plugin, not HOOK.md, for tool hooks.",
+        "openclaw.md §6 #7 (seen)",
+        CONFIG
+    ),
+    q!(
+        "openclaw",
+        Ow,
+        8,
+        "2026.2 to 2026.4",
+        "before_tool_call",
+        "ask",
+        "Early typings offered only params, block, blockReason; requireApproval arrived around 2026.3.28 and block/modify/approval shipped by 2026.4.22.",
+        "Degrade ask on versions without requireApproval.",
+        "openclaw.md §6 #8, §4.1 (seen)",
+        Req
+    ),
+    q!(
+        "openclaw",
+        Ow,
+        9,
+        "none on 2026.6.34; 15 s on 2026.9.6",
+        "before_tool_call, before_agent_run",
+        "timeout",
+        "Gate deadlines are version-dependent: none observed on 2026.6.34; on 2026.9.6 a 20 s before_tool_call was cut at 15 s and the call blocked while the handler kept running.",
+        "Keep bridge deadlines under 15 s or raise hooks.timeoutMs.",
+        "openclaw.md §6 #9, §1.4 (impl, doc, e2e)",
+        TIMING
+    ),
+    q!(
+        "openclaw",
+        Ow,
+        10,
+        "2026.6.34; 2026.9.6",
+        "gateway_start, cron_changed, cron_reconciled",
+        "secrets",
+        "gateway_start (and cron_*) contexts include the complete Gateway config with credentials.",
+        "Sanitize contexts before forwarding or logging.",
+        "openclaw.md §6 #10, §7 (impl, src, e2e)",
+        Req
+    ),
+    q!(
+        "openclaw",
+        Ow,
+        11,
+        "2026.6.34; 2026.9.6",
+        "before_tool_call, after_tool_call",
+        "payload_shape",
+        "Tool contexts lack workspaceDir and the model.",
+        "Keep them per session from agent-context hooks.",
+        "openclaw.md §6 #11, §3.1 (impl, src, e2e)",
+        Req
+    ),
+    q!(
+        "openclaw",
+        Ow,
+        12,
+        "current; order seen on 2026.9.6",
+        "agent_end, llm_output, before_agent_finalize",
+        "transcript",
+        "agent_end has no final assistant text, and on 2026.9.6 llm_output fires after agent_end.",
+        "Take the text from before_agent_finalize.lastAssistantMessage or agent_end.messages.",
+        "openclaw.md §6 #12, §7 (src, impl, e2e)",
+        Req
+    ),
+    q!(
+        "openclaw",
+        Ow,
+        13,
+        "2026.6.34; 2026.9.6",
+        "after_tool_call",
+        "tool_output",
+        "after_tool_call also fires for blocked, failed-hook and approval-denied calls, with error set and result.details.status blocked/error.",
+        "Decode those as tool.error.",
+        "openclaw.md §6 #13, §3.2 (impl, e2e)",
+        Req
+    ),
+    q!(
+        "openclaw",
+        Ow,
+        14,
+        "2026.9.6 (e2e)",
+        "*",
+        "event_coverage",
+        "openclaw agent exec never fires typed plugin hooks (plugins load in discovery mode only), silently.",
+        "Use agent --local or the Gateway.",
+        "openclaw.md §6 #14, §1.5 (e2e)",
+        NOT_SENT
+    ),
+    q!(
+        "openclaw",
+        Ow,
+        15,
+        "2026.9.6 (e2e)",
+        "session_start, session_end, gateway_start, gateway_stop, cron_changed, cron_reconciled",
+        "event_coverage",
+        "Session, Gateway and cron hooks fire only in Gateway mode, never in agent --local.",
+        "Run through the Gateway when those events matter.",
+        "openclaw.md §6 #15, §1.5 (e2e)",
+        NOT_SENT
+    ),
+    q!(
+        "openclaw",
+        Ow,
+        16,
+        "2026.9.6 (e2e)",
+        "before_tool_call",
+        "block",
+        "A throw or timeout in before_tool_call blocks, but the model gets only a generic 'hook failed' error.",
+        "Deny by returning {block, blockReason}, never by throwing.",
+        "openclaw.md §6 #16, §1.4 (e2e)",
+        Req
+    ),
+    q!(
+        "openclaw",
+        Ow,
+        17,
+        "2026.9.6 (e2e)",
+        "before_tool_call",
+        "ask",
+        "requireApproval is an immediate deny in non-interactive CLI runs.",
+        "Degrade ask per policy for headless runs.",
+        "openclaw.md §6 #17, §4.1 (e2e)",
+        Req
+    ),
+    q!(
+        "openclaw",
+        Ow,
+        18,
+        "2026.9.6 (e2e)",
+        "tool_result_persist",
+        "output_rewrite",
+        "tool_result_persist changes only the stored transcript, not the live model context.",
+        "Replace output in after_tool_call, not tool_result_persist.",
+        "openclaw.md §6 #18, §4.5 (e2e)",
+        Req
+    ),
+    q!(
+        "openclaw",
+        Ow,
+        19,
+        "2026.9.6 (e2e)",
+        "resolve_exec_env, before_tool_call",
+        "ordering",
+        "resolve_exec_env fires before before_tool_call, so exec environments are resolved even for calls that are then blocked.",
+        "Do no irreversible work in resolve_exec_env.",
+        "openclaw.md §6 #19 (e2e)",
+        ORDER
+    ),
+    q!(
+        "openclaw",
+        Ow,
+        20,
+        "2026.9.6 (e2e)",
+        "before_agent_reply, agent_end",
+        "native",
+        "A before_agent_reply claim skips every other hook, agent_end included.",
+        "Return a claim only deliberately, through native.",
+        "openclaw.md §6 #20, §4.4 (e2e)",
+        Req
+    ),
+    q!(
+        "openclaw",
+        Ow,
+        21,
+        "2026.9.6 (e2e)",
+        "before_tool_call",
+        "updated_input",
+        "params rewrites run, but the model's history keeps the original arguments.",
+        "Tell the model about rewrites through context if it matters.",
+        "openclaw.md §6 #21, §4.1 (e2e)",
+        Req
+    ),
+    q!(
+        "openclaw",
+        Ow,
+        22,
+        "2026.9.6 (e2e)",
+        "*",
+        "install",
+        "register() runs more than once per process (registrationMode full and discovery).",
+        "Keep register idempotent; spawn the bridge once.",
+        "openclaw.md §6 #22, §1.1 (e2e)",
+        INSTALL
+    ),
+    q!(
+        "openclaw",
+        Ow,
+        23,
+        "2026.9.6 (e2e)",
+        "before_agent_finalize",
+        "transcript",
+        "before_agent_finalize.transcriptPath carried the session key, not a file path.",
+        "Do not open transcriptPath as a file.",
+        "openclaw.md §6 #23, §3.2 (e2e)",
+        Req
+    ),
+    q!(
+        "openclaw",
+        Ow,
+        24,
+        "2026.9.6 (e2e)",
+        "before_agent_run",
+        "agent_ui",
+        "A before_agent_run block makes openclaw agent exit 1.",
+        "Expect a non-zero CLI exit after a blocked run.",
+        "openclaw.md §6 #24, §4.2 (e2e)",
+        AGENT_OUT
+    ),
+    q!(
+        "openclaw",
+        Ow,
+        25,
+        "current docs",
+        "before_tool_call",
+        "config",
+        "timeoutBehavior on approvals is deprecated; unresolved approvals always deny.",
+        "Do not generate timeoutBehavior.",
+        "openclaw.md §6 #25, §4.1 (doc)",
+        CONFIG
+    ),
+];
