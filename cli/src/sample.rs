@@ -46,9 +46,9 @@ fn sample(a: &SampleArgs) -> Result<Value, Error> {
     let p = Provider::parse(&a.provider)?;
     if matches!(p, Provider::Opencode | Provider::Openclaw) {
         return Err(bad(format!(
-            "{} runs hooks in-process (a plugin), not as a command with a payload on stdin; its payload shapes are in docs/agents/{}.md",
+            "{} runs hooks in-process (a plugin), not as a command with a payload on stdin; its payload shapes are in {}",
             p.display_name(),
-            p.id()
+            agenthooks::dialect::agent(p).page
         )));
     }
     let events = agenthooks::native_events(p);

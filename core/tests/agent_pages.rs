@@ -186,7 +186,7 @@ fn agent_pages_are_up_to_date() {
     let bless = std::env::var_os("AGENTHOOKS_BLESS").is_some();
     let mut stale = Vec::new();
     for p in Provider::ALL {
-        let path = root().join("docs/agents").join(format!("{}.md", p.id()));
+        let path = root().join(agenthooks::dialect::agent(p).page);
         let text =
             std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let at = text
