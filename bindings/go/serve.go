@@ -135,7 +135,7 @@ type server struct {
 	// the end, for idle; every finished job signals.
 	mu   sync.Mutex
 	cond *sync.Cond
-	// out serializes writes of frames.
+	// out serializes writes of frames and stderr text.
 	out sync.Mutex
 	// jobs: the job goroutines (each writes its reply before it ends).
 	jobs sync.WaitGroup
@@ -154,13 +154,19 @@ func (s *server) release() {
 // that order: a session's next reply cannot overtake this one).
 func (s *server) emit(out *C.ah_bridge_output) {
 	defer C.ah_bridge_output_free(out)
-	if f := view(C.ah_bridge_output_frames(out)); len(f) > 0 {
+	// Job goroutines emit concurrently: stdout and stderr are written
+	// under one lock (a caller's io.Writer need not be safe for
+	// concurrent use, e.g. a bytes.Buffer).
+	f, e := view(C.ah_bridge_output_frames(out)), view(C.ah_bridge_output_stderr(out))
+	if len(f) > 0 || len(e) > 0 {
 		s.out.Lock()
-		s.stdout.Write(f)
+		if len(f) > 0 {
+			s.stdout.Write(f)
+		}
+		if len(e) > 0 {
+			s.stderr.Write(e)
+		}
 		s.out.Unlock()
-	}
-	if e := view(C.ah_bridge_output_stderr(out)); len(e) > 0 {
-		s.stderr.Write(e)
 	}
 	n := int(C.ah_bridge_output_job_count(out))
 	for i := 0; i < n; i++ {
