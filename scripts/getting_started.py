@@ -18,6 +18,7 @@ Usage: getting_started.py [LANG ...]   (default: every language of the page)
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
@@ -31,7 +32,11 @@ PAGE = ROOT / "docs" / "getting-started.md"
 # Outside the repository: `cargo new` inside the workspace directory would
 # add the reader's crate to the workspace's members. A cache directory, so
 # the Rust guard's build is reused between runs.
-SCRATCH = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "agenthooks-getting-started"
+# One per checkout (two clones never share it). The Rust guard's build is
+# kept beside the reader's HOME (see scratch_home), so `cargo new` always
+# starts from an empty HOME.
+SCRATCH = (Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+           / f"agenthooks-getting-started-{hashlib.sha256(str(ROOT).encode()).hexdigest()[:12]}")
 
 Block = Tuple[str, str, Optional[str], Optional[str]]  # (kind, text, lang, path)
 
@@ -117,19 +122,15 @@ def matches(expected: str, output: str) -> List[str]:
 
 
 def scratch_home(lang: str) -> Path:
-    """A HOME for one language, emptied except the Rust guard's build
-    directory (a cache: the commands are run all the same)."""
+    """An empty HOME for one language. Its `.cargo/config.toml` (read by
+    cargo run anywhere below HOME, never in the repository) sends the
+    guide's crate's build to a directory beside HOME that outlives the run:
+    a cache, the commands are run all the same."""
     home = SCRATCH / lang / "home"
-    keep = home / "my-guard" / "target"
-    saved = SCRATCH / lang / "target-keep"
-    if keep.is_dir():
-        shutil.rmtree(saved, ignore_errors=True)
-        keep.rename(saved)
     shutil.rmtree(home, ignore_errors=True)
-    home.mkdir(parents=True)
-    if saved.is_dir():
-        (home / "my-guard").mkdir()
-        saved.rename(home / "my-guard" / "target")
+    (home / ".cargo").mkdir(parents=True)
+    target = (SCRATCH / lang / "cargo-target").as_posix()
+    (home / ".cargo" / "config.toml").write_text(f'[build]\ntarget-dir = "{target}"\n')
     return home
 
 
