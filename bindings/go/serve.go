@@ -66,11 +66,9 @@ func serve(ctx context.Context, r *Router, args *C.ah_run_args, stdin io.Reader,
 			break
 		}
 		lp, ln := bytesArg(line)
-		var out *C.ah_bridge_output
-		st := C.ah_bridge_feed(b, lp, ln, C.size_t(tooLong), &out, nil)
-		if st == C.AH_OK {
-			s.emit(out)
-		}
+		s.call(func(out **C.ah_bridge_output) C.ah_status {
+			return C.ah_bridge_feed(b, lp, ln, C.size_t(tooLong), out, nil)
+		})
 	}
 	s.mu.Lock()
 	for !C.ah_bridge_idle(b) {
@@ -135,7 +133,7 @@ type server struct {
 	// the end, for idle; every finished job signals.
 	mu   sync.Mutex
 	cond *sync.Cond
-	// out serializes writes of frames and stderr text.
+	// out: held from a bridge call to the end of writing its output.
 	out sync.Mutex
 	// jobs: the job goroutines (each writes its reply before it ends).
 	jobs sync.WaitGroup
@@ -150,24 +148,32 @@ func (s *server) release() {
 	}
 }
 
-// emit writes an output's frames and stderr, then starts its jobs (in
-// that order: a session's next reply cannot overtake this one).
-func (s *server) emit(out *C.ah_bridge_output) {
-	defer C.ah_bridge_output_free(out)
-	// Job goroutines emit concurrently: stdout and stderr are written
-	// under one lock (a caller's io.Writer need not be safe for
-	// concurrent use, e.g. a bytes.Buffer).
-	f, e := view(C.ah_bridge_output_frames(out)), view(C.ah_bridge_output_stderr(out))
-	if len(f) > 0 || len(e) > 0 {
-		s.out.Lock()
-		if len(f) > 0 {
-			s.stdout.Write(f)
+// call runs one bridge call that yields an output and writes its frames
+// and stderr before anyone else may call the bridge: the bridge orders a
+// session's replies by the order of its outputs, so getting an output and
+// writing it are one step (else a reply handed out by a later call could
+// overtake this one). Then it wakes the reader and starts the output's
+// jobs. A caller's io.Writer need not be safe for concurrent use.
+func (s *server) call(f func(out **C.ah_bridge_output) C.ah_status) {
+	var out *C.ah_bridge_output
+	s.out.Lock()
+	st := f(&out)
+	if st == C.AH_OK {
+		if b := view(C.ah_bridge_output_frames(out)); len(b) > 0 {
+			s.stdout.Write(b)
 		}
-		if len(e) > 0 {
+		if e := view(C.ah_bridge_output_stderr(out)); len(e) > 0 {
 			s.stderr.Write(e)
 		}
-		s.out.Unlock()
 	}
+	s.out.Unlock()
+	s.mu.Lock()
+	s.cond.Broadcast()
+	s.mu.Unlock()
+	if st != C.AH_OK {
+		return
+	}
+	defer C.ah_bridge_output_free(out)
 	n := int(C.ah_bridge_output_job_count(out))
 	for i := 0; i < n; i++ {
 		var job *C.ah_bridge_job
@@ -178,17 +184,6 @@ func (s *server) emit(out *C.ah_bridge_output) {
 				s.run(job)
 			}()
 		}
-	}
-}
-
-// finished hands an output from ah_bridge_finish* on: wakes the reader,
-// writes, starts the next jobs.
-func (s *server) finished(out *C.ah_bridge_output, st C.ah_status) {
-	s.mu.Lock()
-	s.cond.Broadcast()
-	s.mu.Unlock()
-	if st == C.AH_OK {
-		s.emit(out)
 	}
 }
 
@@ -256,9 +251,9 @@ func (s *server) finishDecision(id C.uint64_t, d Decision) {
 		return
 	}
 	p, n := bytesArg(j)
-	var out *C.ah_bridge_output
-	st := C.ah_bridge_finish(s.b, id, p, n, &out, nil)
-	s.finished(out, st)
+	s.call(func(out **C.ah_bridge_output) C.ah_status {
+		return C.ah_bridge_finish(s.b, id, p, n, out, nil)
+	})
 }
 
 func (s *server) finishError(id C.uint64_t, err error) {
@@ -268,9 +263,9 @@ func (s *server) finishError(id C.uint64_t, err error) {
 
 func (s *server) finishStatus(id C.uint64_t, st C.uint32_t, msg string) {
 	p, n := optStrArg(msg)
-	var out *C.ah_bridge_output
-	rc := C.ah_bridge_finish_error(s.b, id, st, p, n, &out, nil)
-	s.finished(out, rc)
+	s.call(func(out **C.ah_bridge_output) C.ah_status {
+		return C.ah_bridge_finish_error(s.b, id, st, p, n, out, nil)
+	})
 }
 
 // serveWorkers is the bridge's worker count on this machine (for the tests).
