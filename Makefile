@@ -10,9 +10,13 @@ export CARGO_TERM_COLOR ?= never
 TIER1_EXTRA :=
 TIER2_EXTRA :=
 DEMO_EXTRA :=
+# Release artifacts (docs/release.md): each ecosystem's mk file appends its
+# `dist-<x>` target to DIST_PARTS and its install test to DIST_TESTS.
+DIST_PARTS :=
+DIST_TESTS :=
 include $(sort $(wildcard mk/*.mk))
 
-.PHONY: demo test tier1 tier2 fmt-check clippy build unit fixtures bench-build fuzz-replay bench fuzz e2e clean
+.PHONY: dist test-dist demo test tier1 tier2 fmt-check clippy build unit fixtures bench-build fuzz-replay bench fuzz e2e clean
 
 ## demo: build the example guard and answer a real-shaped payload of every supported event
 demo:
@@ -52,6 +56,15 @@ tier2 e2e: build
 	@# install-smoke last: it reuses agents the other suites installed.
 	@for t in $(filter-out install-smoke,$(TIER2_EXTRA)) $(filter install-smoke,$(TIER2_EXTRA)); do \
 		$(MAKE) --no-print-directory $$t || exit 1; done
+
+## dist: every release artifact into dist/, from the workspace version
+dist:
+	@for t in $(DIST_PARTS); do $(MAKE) --no-print-directory $$t || exit 1; done
+	@ls -l dist/
+
+## test-dist: install each artifact the way a user does, with no Rust toolchain on PATH
+test-dist: dist
+	@for t in $(DIST_TESTS); do $(MAKE) --no-print-directory $$t || exit 1; done
 
 ## bench: criterion benchmarks (numbers go to docs/benchmarks.md)
 bench:
