@@ -172,3 +172,53 @@ def test_hung_handlers_are_capped(tmp_path: pathlib.Path) -> None:
         assert g["output"]["throw"].startswith("Blocked because the hook failed"), g
     refused = [g for g in got if g["error"]["code"] == "handler_error"]
     assert refused[-1]["error"]["message"].endswith(_native.SERVE_OVERLOADED + " (fail-closed: block)")
+
+
+def test_reply_order_holds_when_a_later_frame_is_answered_inline(
+    tmp_path: pathlib.Path, monkeypatch: Any
+) -> None:
+    """A session's replies keep its frames' order even when the bridge has
+    handed out a reply that is not written yet and the next frame of that
+    session is answered inline by the reader. The bridge is wrapped so that
+    the gap between the bridge's answer and its write is wide; the reader
+    sends the session's second frame inside that gap."""
+    real_bridge = _native.Bridge
+    finished = threading.Event()
+
+    class SlowToWrite:
+        def __init__(self, *a: Any) -> None:
+            self._b = real_bridge(*a)
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self._b, name)
+
+        def finish(self, *a: Any) -> Any:
+            out = self._b.finish(*a)
+            if not finished.is_set():
+                finished.set()
+                time.sleep(0.3)  # the reply is handed out, not yet written
+            return out
+
+    monkeypatch.setattr(_native, "Bridge", SlowToWrite)
+    first = {"seq": 1, "hook": "tool.execute.before", "input": {"tool": "bash", "sessionID": "ses_A", "callID": "c1"},
+             "output": {"args": {"command": "ls"}}}
+    second = {"seq": 2, "hook": "tool.execute.after", "input": {"tool": "bash", "sessionID": "ses_A", "callID": "c1"},
+              "output": {"title": "", "output": "ok", "metadata": {}}}
+
+    class Stdin:
+        def __init__(self) -> None:
+            self.lines = [line_of(first) + b"\n", line_of(second) + b"\n"]
+
+        def readline(self, limit: int = -1) -> bytes:
+            if not self.lines:
+                return b""
+            if len(self.lines) == 1:
+                assert finished.wait(10), "the first frame was never answered"
+            return self.lines.pop(0)
+
+    args = _native.parse_args(["hook", "agenthooks", "serve", "--provider=opencode"], state_dir=str(tmp_path))
+    assert args is not None
+    chunks: List[bytes] = []
+    assert _serve(vector_router(), args, Stdin(), chunks.append) == 0  # type: ignore[arg-type]
+    seqs = [json.loads(line).get("seq") for line in b"".join(chunks).splitlines()]
+    assert seqs == [1, 2], seqs

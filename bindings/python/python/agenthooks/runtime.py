@@ -165,8 +165,9 @@ def _serve(router: Router, args: _native.RunArgs, stdin: IO[bytes], write: Calla
     out runs on a thread of its own (inline when no user code runs for its
     event), which reports its outcome and writes the reply; one watchdog
     thread reports the jobs whose handlers miss their deadline (they are
-    abandoned). Every output's frames are written (by ``write``, one call
-    per output), then its jobs start. Returns the exit code."""
+    abandoned). Getting an output from the bridge and writing its frames
+    (by ``write``, one call per output) is one step under the output lock;
+    then its jobs start. Returns the exit code."""
     import heapq
     import threading
     import time
@@ -185,12 +186,17 @@ def _serve(router: Router, args: _native.RunArgs, stdin: IO[bytes], write: Calla
     timers: List[Tuple[float, int, List[int]]] = []
     watching: List[bool] = []  # [stop?] once the watchdog runs
 
-    def emit(out: _Out, settled: bool) -> None:
-        todo = [(out, settled)]
+    def emit(call: Callable[[], _Out], settled: bool) -> None:
+        # The bridge call and the write of its frames are one step under
+        # the output lock: a reply handed out and not yet written could
+        # otherwise be overtaken by a later reply of its session that
+        # another thread got from the bridge meanwhile.
+        todo = [(call, settled)]
         while todo:
-            (frames, err, ready), done = todo.pop(0)
-            if frames:
-                with out_lock:
+            call, done = todo.pop(0)
+            with out_lock:
+                frames, err, ready = call()
+                if frames:
                     write(frames)
             if err:
                 try:
@@ -227,11 +233,11 @@ def _serve(router: Router, args: _native.RunArgs, stdin: IO[bytes], write: Calla
             mine = state[0] == 0
             state[0] = max(state[0], 1)
         if mine:
-            emit(finish(job_id, outcome), True)
+            emit(lambda: finish(job_id, outcome), True)
         else:
             bridge.abandoned_done(job_id)  # the watchdog answered it
 
-    def start(job: Tuple[int, Event, int]) -> Optional[_Out]:
+    def start(job: Tuple[int, Event, int]) -> Optional[Callable[[], _Out]]:
         job_id, event, deadline_ms = job
         if not _runs_user_code(router, event):
             # No user code runs for this event: nothing can hang.
@@ -240,7 +246,7 @@ def _serve(router: Router, args: _native.RunArgs, stdin: IO[bytes], write: Calla
                 outcome = router.decide(event)
             except BaseException as e:
                 outcome = e
-            return finish(job_id, outcome)
+            return lambda: finish(job_id, outcome)
         state = [0]
         entry = (time.monotonic() + deadline_ms / 1000.0, job_id, state)
         with alarm:
@@ -275,7 +281,7 @@ def _serve(router: Router, args: _native.RunArgs, stdin: IO[bytes], write: Calla
                         return
                     alarm.wait(min(timers[0][0] - now, _thread.TIMEOUT_MAX) if timers else None)
             for job_id in expired:
-                emit(bridge.finish_timeout(job_id), True)
+                emit(lambda: bridge.finish_timeout(job_id), True)
 
     limit = min(bridge.max_line, sys.maxsize - 1)
     while True:
@@ -286,7 +292,7 @@ def _serve(router: Router, args: _native.RunArgs, stdin: IO[bytes], write: Calla
         if frame is None:
             break
         line, too_long = frame
-        emit(bridge.feed(line, too_long), False)
+        emit(lambda: bridge.feed(line, too_long), False)
     with changed:
         while not bridge.idle() or active[0]:
             changed.wait()
