@@ -52,7 +52,10 @@ def load(path, agent=None):
         for k in ("name", "event", "answer", "effect", "model_sees", "warnings"):
             if k not in r:
                 errs.append(f"{where}: missing {k}")
-        if r.get("name") in names:
+        if not isinstance(r.get("name"), str) or not r["name"] or \
+                any(c not in "abcdefghijklmnopqrstuvwxyz0123456789-" for c in r["name"]):
+            errs.append(f"{where}: name must be lowercase letters, digits and dashes")
+        elif r.get("name") in names:
             errs.append(f"{where}: duplicate name")
         names.add(r.get("name"))
         a = r.get("answer") or {}
