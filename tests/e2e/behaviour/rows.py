@@ -3,6 +3,9 @@
 
 Used by ./run (stdlib only):
   rows.py list FIXTURE AGENT          validate the file; print one row name per line
+  rows.py waits FIXTURE               the rows expected to leave the agent waiting (asks_user):
+                                      ./run starts them first, outside its pool, as they only
+                                      sleep until the timeout
   rows.py prepare FIXTURE NAME DIR    write DIR/answer.{stdout,stderr} and DIR/hook.sh, a
                                       stand-in hook that records its stdin and prints
                                       exactly the row's answer (stdout, stderr, exit code)
@@ -194,6 +197,11 @@ def main(argv):
     if len(argv) == 4 and argv[1] == "list":
         for r in load(argv[2], argv[3])["rows"]:
             print(r["name"])
+        return 0
+    if len(argv) == 3 and argv[1] == "waits":
+        for r in load(argv[2])["rows"]:
+            if r["effect"] == "asks_user":
+                print(r["name"])
         return 0
     if len(argv) == 5 and argv[1] in ("prepare", "observe"):
         doc = load(argv[2])
