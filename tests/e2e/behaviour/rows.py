@@ -103,8 +103,9 @@ def tool_result(d):
     out = subprocess.run([sys.executable, os.path.join(HERE, "..", "fake_model.py"),
                           "tool-result", os.path.join(d, "server.log")],
                          capture_output=True, text=True)
-    return out.stdout[:-1] if out.returncode == 0 and out.stdout.endswith("\n") else (
-        out.stdout if out.returncode == 0 else None)
+    if out.returncode != 0:
+        return None  # no later request carried a tool result
+    return out.stdout[:-1] if out.stdout.endswith("\n") else out.stdout  # print() added one
 
 
 def observe(d):
