@@ -63,12 +63,18 @@ for name in ("pretooluse-decisions", "pretooluse-bash"):
 EOF
 grep -q '"command":"rm -rf' "$work/pretooluse-decisions.payload.json" || die "fixtures/claude-code/pretooluse-decisions.json: no rm -rf command"
 
+# The README's install line (README.md, bindings/go/README.md), run below
+# with GOPROXY set as that line sets it.
+get="go get $module@latest"
+grep -qF "GOPROXY=file://\$PWD/dist/goproxy GOSUMDB=off $get" "$repo/README.md" || die "README.md no longer says: $get"
+grep -qF "GOPROXY=file://\$PWD/dist/goproxy GOSUMDB=off $get" "$repo/bindings/go/README.md" || die "bindings/go/README.md no longer says: $get"
+
 # ---- the user
 cd "$work/project"
 env -i HOME="$work/home" TMPDIR="$work/tmp" PATH="$work/bin" LANG=C.UTF-8 \
   GOPATH="$work/gopath" GOMODCACHE="$work/gopath/pkg/mod" GOCACHE="$work/gocache" \
   GOFLAGS=-mod=mod GOPROXY="file://$proxy" GOSUMDB=off GOTOOLCHAIN=local GOTELEMETRY=off CGO_ENABLED=1 \
-  AH_MODULE="$module" AH_VERSION="$version" AH_WORK="$work" \
+  AH_MODULE="$module" AH_VERSION="$version" AH_WORK="$work" AH_GET="$get" \
   /bin/bash -euo pipefail -c '
 say() { echo "test-dist-go: $*"; }
 die() { echo "test-dist-go: FAIL: $*" >&2; exit 1; }
@@ -78,18 +84,20 @@ done
 say "PATH has $(go version), gcc $(gcc -dumpversion); no cargo, rustc or make; GOPROXY=$GOPROXY"
 
 go mod init example.com/guard 2>/dev/null
-go get "$AH_MODULE@$AH_VERSION"
+$AH_GET
+got=$(go list -m -f "{{.Version}}" "$AH_MODULE")
+[[ $got == "$AH_VERSION" ]] || die "$AH_GET gave $got, expected $AH_VERSION"
 go mod verify
 dir=$(go list -m -f "{{.Dir}}" "$AH_MODULE")
 plat=$(go env GOOS)_$(go env GOARCH)
 [[ -f $dir/lib/$plat/libagenthooks_ffi.a && -f $dir/include/agenthooks.h ]] || die "the module in $dir has no lib/$plat or header"
-say "go get $AH_MODULE@$AH_VERSION: $dir"
+say "$AH_GET: $AH_VERSION in $dir"
 
 for prog in readme binding-readme; do
   go build -o "$AH_WORK/$prog" "./$prog"
   out=$("$AH_WORK/$prog" agenthooks run --provider=claude-code <"$AH_WORK/pretooluse-decisions.payload.json")
   case $out in
-    *\"hookEventName\":\"PreToolUse\"*\"permissionDecision\":\"deny\"*) ;;
+    *\"hookEventName\":\"PreToolUse\"*\"permissionDecision\":\"deny\"*\"permissionDecisionReason\":\"destructive\ command\"*) ;;
     *) die "$prog guard: not a deny: $out" ;;
   esac
   say "$prog guard denies rm -rf: $out"
