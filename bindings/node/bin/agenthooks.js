@@ -54,7 +54,8 @@ const child = spawn(bin, process.argv.slice(2), { stdio: 'inherit', windowsHide:
 
 // Signals sent to this process (kill, a supervisor's timeout) go to the
 // CLI too; a terminal's Ctrl-C reaches both through the process group.
-const forwarded = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR1', 'SIGUSR2']
+// (Not SIGUSR1: Node starts its inspector on it.)
+const forwarded = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR2']
 const forward = (sig) => {
   try {
     child.kill(sig)
@@ -78,10 +79,10 @@ child.on('error', (err) => {
 child.on('exit', (code, signal) => {
   if (signal) {
     // Die of the same signal, so the caller sees what it would have seen
-    // running the binary itself.
-    // Node ignores some signals (SIGPIPE); then exit as a shell reports it.
+    // running the binary itself. Node ignores some signals (SIGPIPE) and
+    // starts its inspector on SIGUSR1; then exit as a shell reports it.
     for (const sig of forwarded) process.removeAllListeners(sig)
-    process.kill(process.pid, signal)
+    if (signal !== 'SIGUSR1') process.kill(process.pid, signal)
     setTimeout(() => process.exit(128 + (os.constants.signals[signal] || 0)), 100)
     return
   }
