@@ -45,6 +45,7 @@ pub mod process;
 pub mod router;
 pub mod runtime;
 pub mod serve;
+pub mod simulate;
 pub mod state;
 mod usage;
 pub use process::main;

@@ -6,6 +6,7 @@
 //! `{}`, except on events whose stdout is read as text and on event names
 //! this version does not know, where it is empty stdout (doc §5).
 
+mod behaviour;
 mod quirks;
 
 use serde_json::{Map, Value, json};
@@ -526,4 +527,6 @@ pub(crate) static AGENT: super::Agent = super::Agent {
     decode,
     encode,
     undecodable: None,
+    behaviour: behaviour::read,
+    hooks: &behaviour::HOOKS,
 };

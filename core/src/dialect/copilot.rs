@@ -15,6 +15,7 @@
 //! (quirk 4), so a crashed hook would block everything. The no-op is empty
 //! stdout on every event (§5).
 
+mod behaviour;
 mod quirks;
 
 use serde_json::{Map, Value, json};
@@ -649,4 +650,6 @@ pub(crate) static AGENT: super::Agent = super::Agent {
     decode,
     encode,
     undecodable: Some(undecodable),
+    behaviour: behaviour::read,
+    hooks: &behaviour::HOOKS,
 };

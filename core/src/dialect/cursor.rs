@@ -12,6 +12,7 @@
 //! (`preToolUse` + `beforeShellExecution`, ...); both decode to the same
 //! kind and class, and `crate::dedupe` suppresses the second one.
 
+mod behaviour;
 mod quirks;
 
 use serde_json::{Map, Value, json};
@@ -786,6 +787,8 @@ pub(crate) static AGENT: super::Agent = super::Agent {
     decode,
     encode,
     undecodable: Some(undecodable),
+    behaviour: behaviour::read,
+    hooks: &behaviour::HOOKS,
 };
 
 #[cfg(test)]

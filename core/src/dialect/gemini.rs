@@ -53,6 +53,7 @@
 //! decision. It is reachable with `on_native("BeforeToolSelection")` and the
 //! `native` escape hatch.
 
+mod behaviour;
 mod quirks;
 
 use serde_json::{Map, Value, json};
@@ -531,6 +532,8 @@ pub(crate) static AGENT: super::Agent = super::Agent {
     decode,
     encode,
     undecodable: Some(undecodable),
+    behaviour: behaviour::read,
+    hooks: &behaviour::HOOKS,
 };
 
 #[cfg(test)]

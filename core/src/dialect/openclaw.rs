@@ -29,6 +29,7 @@
 //! empty stdout: return nothing (never `{}`, which `before_agent_run` reads
 //! as an invalid shape and fails closed, §4.6).
 
+mod behaviour;
 mod quirks;
 
 use serde_json::{Map, Value, json};
@@ -660,6 +661,8 @@ pub(crate) static AGENT: super::Agent = super::Agent {
     decode,
     encode,
     undecodable: Some(undecodable),
+    behaviour: behaviour::read,
+    hooks: &behaviour::HOOKS,
 };
 
 #[cfg(test)]

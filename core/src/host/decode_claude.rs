@@ -249,7 +249,7 @@ fn refused(native: &str, run: &RawRun, why: &str) -> RawRun {
 }
 
 /// `hookSpecificOutput` fields each event honours, besides `hookEventName`.
-fn hso_fields(native: &str) -> &'static [&'static str] {
+pub(crate) fn hso_fields(native: &str) -> &'static [&'static str] {
     match native {
         "PreToolUse" => &[
             "permissionDecision",

@@ -42,7 +42,7 @@ use crate::host::matcher::Dialect;
 const UNIVERSAL: &[&str] = &["continue", "stopReason", "systemMessage", "suppressOutput"];
 
 /// Extra top-level keys and `hookSpecificOutput` keys per event.
-fn schema(native: &str) -> (&'static [&'static str], Option<&'static [&'static str]>) {
+pub(crate) fn schema(native: &str) -> (&'static [&'static str], Option<&'static [&'static str]>) {
     match native {
         "PreToolUse" => (
             &["decision", "reason"],

@@ -43,8 +43,8 @@
 
 pub mod audit;
 pub mod config;
-mod decode_claude;
-mod decode_codex;
+pub(crate) mod decode_claude;
+pub(crate) mod decode_codex;
 mod diagnostic;
 pub mod events;
 mod hosted;
