@@ -11,6 +11,7 @@ use std::process::ExitCode;
 
 mod install;
 mod sample;
+mod simulate;
 
 #[derive(Parser)]
 #[command(
@@ -96,6 +97,9 @@ enum Cmd {
     Restore(install::RestoreArgs),
     /// Print a sample payload of an agent (to try a hook with).
     Sample(sample::SampleArgs),
+    /// Run a hook the way each agent would and show what each agent does
+    /// with its answer (table, or JSON with --json).
+    Simulate(simulate::SimulateArgs),
 }
 
 fn main() -> ExitCode {
@@ -128,6 +132,7 @@ fn main() -> ExitCode {
         Cmd::Doctor(a) => install::doctor_cmd(&a),
         Cmd::Restore(a) => install::restore_cmd(&a),
         Cmd::Sample(a) => sample::sample_cmd(&a),
+        Cmd::Simulate(a) => simulate::simulate_cmd(&a),
     }
 }
 

@@ -25,16 +25,17 @@
 //! Vectors: `fixtures/simulate/<agent>.json` (research) and
 //! `fixtures/simulate/observed/<agent>.json` (observed on the real agents).
 
-// pub mod run;
-// pub mod scenario;
+pub mod run;
+pub mod scenario;
+pub mod table;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::model::{Kind, Provider};
 
-// RUN
-// SCEN
+pub use run::{Outcome, SimulateOptions, simulate};
+pub use scenario::{Scenario, ToolClass};
 
 /// What the agent does with the answer. Stable snake_case names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
