@@ -16,7 +16,7 @@ DIST_PARTS :=
 DIST_TESTS :=
 include $(sort $(wildcard mk/*.mk))
 
-.PHONY: dist test-dist demo test tier1 tier2 fmt-check clippy build unit fixtures bench-build fuzz-replay bench fuzz e2e clean
+.PHONY: dist test-dist demo sim-corpus test tier1 tier2 fmt-check clippy build unit fixtures bench-build fuzz-replay bench fuzz e2e clean
 
 ## demo: build the example guard and answer a real-shaped payload of every supported event
 demo:
@@ -24,6 +24,10 @@ demo:
 	$(PYTHON) examples/demo.py target/debug/guard
 	@# then the same payloads through the Python and Node guards
 	@for t in $(DEMO_EXTRA); do $(MAKE) --no-print-directory $$t || exit 1; done
+
+## sim-corpus: regenerate core/src/simulate/corpus.json (the fixture corpus shipped in the crate)
+sim-corpus:
+	AGENTHOOKS_BLESS=1 $(CARGO) test -q -p agenthooks --test simulate_corpus -- embedded_corpus_matches_the_fixtures
 
 ## test: tier 1 (fmt, clippy, build, unit + fixture suites) then tier 2 (real agents)
 test: tier1 tier2

@@ -1901,6 +1901,80 @@ AH_DEPRECATED("use the ah_bridge_* state machine") struct ah_str ah_serve_overlo
 AH_DEPRECATED("use the ah_bridge_* state machine") size_t ah_serve_head_bytes(void);
 
 /**
+ * What an agent does with a hook's answer. `req` is `{"agent", "event",
+ * "tool"?, "answer": {"stdout", "stderr", "exit", "timed_out"}}` or
+ * `{"agent", "payload", "event"?, "decision", "policy"?}`. On success
+ * `*out` gets an owned `ah_buf` with `{"agent", "event", "kind", "effect",
+ * "decision"?, "model_sees"?, "user_sees"?, "updated_input"?, "warnings":
+ * [{"code", "message"}]}` (+ `"answer"`, `"notes"` for the decision form),
+ * or `{"error": {...}}` — still `AH_OK`. Fails only with
+ * `AH_ERR_NULL_ARG`, `AH_ERR_INVALID_UTF8` or `AH_ERR_PANIC`; then `*out`
+ * is untouched and, if `err` is not NULL, `*err` gets an owned error.
+ * Thread-safe; keeps no pointer after return.
+ *
+ * # Safety
+ * `req` must point at `req_len` readable bytes; `out` and `err` NULL or
+ * writable.
+ */
+ah_status ah_predict_json(const uint8_t *req,
+                          size_t req_len,
+                          struct ah_buf **out,
+                          struct ah_error **err);
+
+/**
+ * Runs a hook command the way each agent would and predicts each agent's
+ * behaviour (the same as `agenthooks simulate --json`). `req` is
+ * `{"command": [argv...], "scenarios"?: "builtin" | [{"event", "tool"?,
+ * "command"?, "path"?, "prompt"?, "name"?} | {"agent", "payload",
+ * "event"?}], "agents"?: [ids], "cwd"?, "timeout_ms"?}`. On success `*out`
+ * gets an owned `ah_buf` with `{"outcomes": [...]}` or `{"error": {...}}`
+ * — still `AH_OK`. Failures as for `ah_predict_json`. Blocks while the
+ * hooks run (each bounded by its timeout); SIGPIPE is blocked on the
+ * calling thread for the call; thread-safe; keeps no pointer after return.
+ *
+ * # Safety
+ * `req` must point at `req_len` readable bytes; `out` and `err` NULL or
+ * writable.
+ */
+ah_status ah_simulate_json(const uint8_t *req,
+                           size_t req_len,
+                           struct ah_buf **out,
+                           struct ah_error **err);
+
+/**
+ * The fixture corpus shipped in the library: every decodable payload of
+ * every agent. `req` is `{"agent"?, "kind"?}` (`{}` or empty for all). On
+ * success `*out` gets an owned `ah_buf` with `{"fixtures": [{"agent",
+ * "name", "event", "kind", "variant"?, "names_event", "payload"}]}` or
+ * `{"error": {...}}` — still `AH_OK`. Failures as for `ah_predict_json`.
+ *
+ * # Safety
+ * `req` must point at `req_len` readable bytes; `out` and `err` NULL or
+ * writable.
+ */
+ah_status ah_fixture_corpus_json(const uint8_t *req,
+                                 size_t req_len,
+                                 struct ah_buf **out,
+                                 struct ah_error **err);
+
+/**
+ * Each agent's payload for each scenario, to run a router in-process and
+ * then `ah_predict_json` its answer. `req` is `{"scenarios"?, "agents"?,
+ * "cwd"?}`. On success `*out` gets an owned `ah_buf` with `{"cases":
+ * [{"agent", "scenario", "event", "tool"?, "payload"} | {"agent",
+ * "scenario", "skipped"}]}` or `{"error": {...}}` — still `AH_OK`.
+ * Failures as for `ah_predict_json`.
+ *
+ * # Safety
+ * `req` must point at `req_len` readable bytes; `out` and `err` NULL or
+ * writable.
+ */
+ah_status ah_scenario_payloads_json(const uint8_t *req,
+                                    size_t req_len,
+                                    struct ah_buf **out,
+                                    struct ah_error **err);
+
+/**
  * Returns the ABI version of the linked library (`AH_ABI_VERSION` of the
  * header it was built with). Thread-safe.
  */

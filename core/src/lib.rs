@@ -47,6 +47,7 @@ pub mod runtime;
 pub mod serve;
 pub mod simulate;
 pub mod state;
+pub mod testing;
 mod usage;
 pub use process::main;
 pub use router::{

@@ -20,7 +20,7 @@ use crate::{ptr, sigpipe};
 ///
 /// # Safety
 /// As for the exported functions below.
-unsafe fn json_call(
+pub(crate) unsafe fn json_call(
     req: *const u8,
     req_len: usize,
     out: *mut *mut ah_buf,

@@ -29,6 +29,7 @@ pub mod respond;
 pub mod router;
 pub mod runtime;
 pub mod serve;
+pub mod simulate;
 pub mod version;
 
 pub use bridge::{ah_bridge, ah_bridge_job, ah_bridge_output};

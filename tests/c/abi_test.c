@@ -1996,6 +1996,140 @@ static void test_host(void) {
   CHECK(system(req) == 0, "cleanup");
 }
 
+/* ------------------------------------------------- test kit (simulate) */
+
+static void test_simulate(void) {
+  ah_status st;
+  /* The behaviour reader: a Codex `ask` fails the run, and Codex goes ahead. */
+  jval *j = json_call(ah_predict_json,
+                      "{\"agent\":\"codex\",\"event\":\"PreToolUse\",\"answer\":{\"stdout\":"
+                      "\"{\\\"hookSpecificOutput\\\":{\\\"hookEventName\\\":\\\"PreToolUse\\\",\\\"permissionDecision\\\":"
+                      "\\\"ask\\\",\\\"permissionDecisionReason\\\":\\\"r\\\"}}\",\"exit\":0}}",
+                      &st);
+  const jval *w = json_get(j, "warnings");
+  int ask_warned = 0;
+  for (size_t i = 0; w && i < w->n; i++)
+    if (json_str_is(json_get(w->items[i], "code"), "unsupported_decision")) ask_warned = 1;
+  CHECK(st == AH_OK && json_str_is(json_get(j, "effect"), "tool_runs") && ask_warned, "predict: codex ask");
+  json_free(j);
+  /* Exit 2 + stderr blocks on Kimi; the model sees the reason. */
+  j = json_call(ah_predict_json,
+                "{\"agent\":\"kimi-code\",\"event\":\"PreToolUse\",\"answer\":{\"stderr\":\"no\",\"exit\":2}}", &st);
+  CHECK(st == AH_OK && json_str_is(json_get(j, "effect"), "tool_blocked") &&
+            json_str_is(json_get(j, "model_sees"), "no"),
+        "predict: kimi exit 2");
+  json_free(j);
+  /* The decision form: encode a deny for a Gemini payload, then read it. */
+  j = json_call(ah_predict_json,
+                "{\"agent\":\"gemini\",\"payload\":{\"session_id\":\"s\",\"cwd\":\"/tmp\",\"hook_event_name\":"
+                "\"BeforeTool\",\"timestamp\":\"t\",\"tool_name\":\"run_shell_command\",\"tool_input\":{\"command\":"
+                "\"rm -rf /\"}},\"decision\":{\"kind\":\"deny\",\"reason\":\"no\"}}",
+                &st);
+  CHECK(st == AH_OK && json_str_is(json_get(j, "effect"), "tool_blocked") && json_get(j, "answer") &&
+            json_get(json_get(j, "answer"), "stdout"),
+        "predict: decision form");
+  json_free(j);
+  j = json_call(ah_predict_json, "{\"agent\":\"vim\",\"event\":\"x\",\"answer\":{}}", &st);
+  CHECK(st == AH_OK && error_code(j) && strcmp(error_code(j), "unknown_provider") == 0, "predict: unknown agent");
+  json_free(j);
+
+  /* The corpus ships in the library. */
+  j = json_call(ah_fixture_corpus_json, "{\"agent\":\"cursor\",\"kind\":\"tool.pre\"}", &st);
+  const jval *fx = json_get(j, "fixtures");
+  CHECK(st == AH_OK && fx && fx->type == J_ARR && fx->n > 3 && json_str_is(json_get(fx->items[0], "agent"), "cursor"),
+        "corpus: cursor tool.pre");
+  json_free(j);
+
+  /* Each agent's payload for a scenario. */
+  j = json_call(ah_scenario_payloads_json,
+                "{\"scenarios\":[{\"event\":\"tool.pre\",\"tool\":\"shell\",\"command\":\"ls\"}],\"cwd\":\"/tmp\"}",
+                &st);
+  const jval *cases = json_get(j, "cases");
+  CHECK(st == AH_OK && cases && cases->n == 8 && json_get(cases->items[0], "payload"), "scenario payloads");
+  json_free(j);
+
+  /* Running a hook as each agent would: exit 2 + stderr blocks on Claude
+   * Code, Codex, Cursor, Gemini and Kimi; Copilot drops the reason. */
+  j = json_call(ah_simulate_json,
+                "{\"command\":[\"sh\",\"-c\",\"cat >/dev/null; echo nope >&2; exit 2\"],\"scenarios\":[{\"event\":"
+                "\"tool.pre\",\"command\":\"rm -rf build\"}],\"agents\":[\"claude-code\",\"codex\",\"copilot\"],"
+                "\"cwd\":\"/tmp\",\"timeout_ms\":10000}",
+                &st);
+  const jval *o = json_get(j, "outcomes");
+  int blocked = 0;
+  for (size_t i = 0; o && i < o->n; i++)
+    if (json_str_is(json_get(json_get(o->items[i], "prediction"), "effect"), "tool_blocked")) blocked++;
+  CHECK(st == AH_OK && o && o->n == 3 && blocked == 3, "simulate: exit 2 blocks (%d)", blocked);
+  json_free(j);
+  j = json_call(ah_simulate_json, "{\"command\":[]}", &st);
+  CHECK(st == AH_OK && error_code(j) && strcmp(error_code(j), "invalid_argument") == 0, "simulate: empty command");
+  json_free(j);
+
+  ah_status (*fs[])(const uint8_t *, size_t, ah_buf **, ah_error **) = {
+      ah_predict_json, ah_simulate_json, ah_fixture_corpus_json, ah_scenario_payloads_json};
+  for (size_t i = 0; i < 4; i++) {
+    ah_buf *b = NULL;
+    ah_error *e = NULL;
+    CHECK(fs[i](NULL, 0, &b, &e) == AH_ERR_NULL_ARG && b == NULL && ah_error_code(e) == AH_ERR_NULL_ARG,
+          "kit %zu: NULL request", i);
+    ah_error_free(e);
+    CHECK(fs[i](S("{}"), NULL, NULL) == AH_ERR_NULL_ARG, "kit %zu: NULL out", i);
+    CHECK(fs[i](S(BAD_UTF8), &b, NULL) == AH_ERR_INVALID_UTF8 && b == NULL, "kit %zu: bad UTF-8", i);
+    CHECK(fs[i](S("[1"), &b, NULL) == AH_OK && b && contains(ah_buf_str(b).ptr, ah_buf_str(b).len, "\"error\"", 7),
+          "kit %zu: bad request", i);
+    ah_buf_free(b);
+  }
+}
+
+/* One row of fixtures/simulate/: the reader's effect, warnings (as a
+ * sorted set) and the substrings the model / user see. */
+static void run_simulate_case(const char *cd, const char *name) {
+  char *req = read_file(cd, "request.json", NULL);
+  char *want_effect = read_file(cd, "effect", NULL);
+  char *want_w = read_file(cd, "warnings", NULL);
+  ah_status st;
+  jval *j = req ? json_call(ah_predict_json, req, &st) : NULL;
+  CHECK(j && st == AH_OK && !json_get(j, "error"), "%s: predict", name);
+  if (j && want_effect) CHECK(json_str_is(json_get(j, "effect"), want_effect), "%s: effect", name);
+  /* warnings: the codes, sorted, one a line, must equal the file */
+  const jval *w = json_get(j, "warnings");
+  char got[1024] = "";
+  const char *codes[32];
+  size_t n = 0;
+  for (size_t i = 0; w && i < w->n && n < 32; i++) {
+    const jval *c = json_get(w->items[i], "code");
+    if (c && c->type == J_STR) codes[n++] = c->s;
+  }
+  for (size_t a = 0; a < n; a++)
+    for (size_t b = a + 1; b < n; b++)
+      if (strcmp(codes[b], codes[a]) < 0) {
+        const char *t = codes[a];
+        codes[a] = codes[b];
+        codes[b] = t;
+      }
+  for (size_t i = 0; i < n; i++) {
+    strncat(got, codes[i], sizeof got - strlen(got) - 1);
+    strncat(got, "\n", sizeof got - strlen(got) - 1);
+  }
+  if (j && want_w) CHECK(strcmp(got, want_w) == 0, "%s: warnings [%s] want [%s]", name, got, want_w);
+  const char *seen[] = {"model_sees", "user_sees"};
+  for (size_t k = 0; k < 2 && j; k++) {
+    size_t len = 0;
+    char *want = read_file(cd, seen[k], &len);
+    if (!want) continue;
+    const jval *g = json_get(j, seen[k]);
+    if (len == 5 && want[0] == '\0')
+      CHECK(g == NULL, "%s: %s must be absent", name, seen[k]);
+    else
+      CHECK(g && g->type == J_STR && strstr(g->s, want), "%s: %s", name, seen[k]);
+    free(want);
+  }
+  json_free(j);
+  free(req);
+  free(want_effect);
+  free(want_w);
+}
+
 int main(int argc, char **argv) {
   if (argc != 3) {
     fprintf(stderr, "usage: %s <flattened fixtures dir> <fixtures dir>\n", argv[0]);
@@ -2013,8 +2147,9 @@ int main(int argc, char **argv) {
   test_serve();
   test_bridge();
   test_host();
+  test_simulate();
   int matched = walk(argv[1], "provider", run_provider_case) + walk(argv[1], "router", run_router_case) +
-                walk(argv[1], "runtime", run_runtime_case);
+                walk(argv[1], "runtime", run_runtime_case) + walk(argv[1], "simulate", run_simulate_case);
   walk_dispatch(argv[1], argv[2]);
   matched += walk_serve(argv[1], argv[2], &checks, &failures);
   CHECK(matched > 0, "no fixtures matched AH_FIXTURE");

@@ -126,7 +126,7 @@ def write(d, name, data):
 
 
 def provider_cases(root, out):
-    dirs = sorted(p for p in root.iterdir() if p.is_dir() and p.name not in ("router", "host", "install", "runtime", "serve"))
+    dirs = sorted(p for p in root.iterdir() if p.is_dir() and p.name not in ("router", "host", "install", "runtime", "serve", "simulate"))
     names = set()
     i = 0
     for d in dirs:
@@ -449,6 +449,42 @@ def serve_cases(root, out):
     return i
 
 
+SIM_FILE_KEYS = {"agent", "rows"}
+SIM_ROW_KEYS = {"name", "description", "event", "tool", "answer", "effect", "model_sees", "user_sees", "warnings"}
+SIM_ANSWER_KEYS = {"stdout", "stderr", "exit", "timed_out"}
+
+
+def simulate_cases(root, out):
+    """fixtures/simulate/README.md: (agent, event, wire answer) -> effect.
+    Each row becomes one ah_predict_json request and its expectation:
+    request.json, effect, warnings (one code a line), and model_sees /
+    user_sees (`null` file: must be absent; missing file: not checked)."""
+    files = sorted((root / "simulate").glob("*.json")) + sorted((root / "simulate" / "observed").glob("*.json"))
+    i = 0
+    for f in files:
+        c = load(f)
+        strict(c, SIM_FILE_KEYS, str(f))
+        for r in c["rows"]:
+            where = f"{f}: {r.get('name')}"
+            strict(r, SIM_ROW_KEYS, where)
+            strict(r["answer"], SIM_ANSWER_KEYS, where + ": answer")
+            cd = out / str(i)
+            cd.mkdir(parents=True)
+            write(cd, "name", f"simulate/{f.parent.name}/{c['agent']}/{r['name']}")
+            req = {"agent": c["agent"], "event": r["event"], "answer": r["answer"]}
+            if r.get("tool"):
+                req["tool"] = r["tool"]
+            write(cd, "request.json", compact(req))
+            write(cd, "effect", r["effect"])
+            write(cd, "warnings", "".join(w + "\n" for w in sorted(r.get("warnings", []))))
+            for k in ("model_sees", "user_sees"):
+                if k in r:
+                    write(cd, k, "\0null" if r[k] is None else r[k])
+            i += 1
+    write(out, "count", i)
+    return i
+
+
 def main():
     root, out = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
     if out.exists():
@@ -459,13 +495,15 @@ def main():
     (out / "runtime").mkdir(parents=True)
     (out / "dispatch").mkdir(parents=True)
     (out / "serve").mkdir(parents=True)
+    (out / "simulate").mkdir(parents=True)
     n = provider_cases(root, out / "provider")
     m = router_cases(root, out / "router")
     k = runtime_cases(root, out / "runtime")
     d = dispatch_cases(root, out / "dispatch")
     v = serve_cases(root, out / "serve")
+    s = simulate_cases(root, out / "simulate")
     print(f"flatten_fixtures: {n} provider cases, {m} router cases, {d} dispatch vectors, "
-          f"{k} runtime vectors, {v} serve vectors -> {out}")
+          f"{k} runtime vectors, {v} serve vectors, {s} simulate vectors -> {out}")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-//! The host-side and install surfaces: the core's JSON-in / JSON-out entry
+//! The host-side, install and test-kit surfaces: the core's JSON-in / JSON-out entry
 //! points (`host::json::run_json`, `host::json::matcher_json`,
 //! `install::json::request_json`) as three native functions. They never
 //! raise: the request and the response are JSON text, errors are
@@ -27,9 +27,41 @@ fn install_json(py: Python<'_>, request: &str) -> String {
     py.detach(|| agenthooks::install::json::request_json(request))
 }
 
+/// What an agent does with a hook's answer (the test kit's behaviour
+/// reader; `agenthooks::simulate::json::predict_json`).
+#[pyfunction]
+fn predict_json(request: &str) -> String {
+    agenthooks::simulate::json::predict_json(request)
+}
+
+/// Runs a hook command the way each agent would and predicts each agent's
+/// behaviour (`agenthooks::simulate::json::simulate_json`).
+#[pyfunction]
+fn simulate_json(py: Python<'_>, request: &str) -> String {
+    py.detach(|| agenthooks::simulate::json::simulate_json(request))
+}
+
+/// The fixture corpus shipped in the library
+/// (`agenthooks::simulate::json::corpus_json`).
+#[pyfunction]
+fn fixture_corpus_json(request: &str) -> String {
+    agenthooks::simulate::json::corpus_json(request)
+}
+
+/// Each agent's payload for each scenario
+/// (`agenthooks::simulate::json::scenario_payloads_json`).
+#[pyfunction]
+fn scenario_payloads_json(request: &str) -> String {
+    agenthooks::simulate::json::scenario_payloads_json(request)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(host_run_json, m)?)?;
     m.add_function(wrap_pyfunction!(matcher_json, m)?)?;
     m.add_function(wrap_pyfunction!(install_json, m)?)?;
+    m.add_function(wrap_pyfunction!(predict_json, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate_json, m)?)?;
+    m.add_function(wrap_pyfunction!(fixture_corpus_json, m)?)?;
+    m.add_function(wrap_pyfunction!(scenario_payloads_json, m)?)?;
     Ok(())
 }

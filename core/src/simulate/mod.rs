@@ -25,6 +25,8 @@
 //! Vectors: `fixtures/simulate/<agent>.json` (research) and
 //! `fixtures/simulate/observed/<agent>.json` (observed on the real agents).
 
+pub mod corpus;
+pub mod json;
 pub mod run;
 pub mod scenario;
 pub mod table;
@@ -34,7 +36,7 @@ use serde_json::{Map, Value};
 
 use crate::model::{Kind, Provider};
 
-pub use run::{Outcome, SimulateOptions, simulate};
+pub use run::{Outcome, SimulateOptions, answer_with, route, simulate};
 pub use scenario::{Scenario, ToolClass};
 
 /// What the agent does with the answer. Stable snake_case names.

@@ -247,3 +247,80 @@ pub fn simulate(
     }
     Ok(outcomes)
 }
+
+/// The in-process twin of [`simulate`]: each agent's payload for each
+/// scenario is decoded and answered by `router` (its handlers, its policy:
+/// `decide` then `respond`, without the run entry's dedupe and loop-guard
+/// state), and the answer read as the agent would. No process runs.
+pub fn route(
+    router: &crate::router::Router,
+    scenarios: &[Scenario],
+    agents: &[Provider],
+) -> Result<Vec<Outcome>, Error> {
+    let cwd = std::env::current_dir()
+        .map(|c| c.to_string_lossy().to_string())
+        .unwrap_or_else(|_| "/".into());
+    let mut out = Vec::new();
+    for s in scenarios {
+        for &agent in agents {
+            let mut o = Outcome {
+                agent,
+                scenario: s.label(),
+                event: String::new(),
+                tool: None,
+                skipped: None,
+                argv: Vec::new(),
+                env: Vec::new(),
+                payload: serde_json::Value::Null,
+                timeout_ms: 0,
+                answer: Answer::default(),
+                duration_ms: 0,
+                run_error: None,
+                prediction: None,
+                notes: Vec::new(),
+            };
+            let Some(built) = s.build(agent, &cwd)? else {
+                o.skipped = Some(format!(
+                    "{} has no such event or tool",
+                    agent.display_name()
+                ));
+                out.push(o);
+                continue;
+            };
+            let answer = answer_with(router, agent, &built.event, &built.payload)?;
+            o.prediction = Some(predict(agent, &built.event, built.tool.as_deref(), &answer));
+            o.answer = answer;
+            o.event = built.event;
+            o.tool = built.tool;
+            o.payload = built.payload;
+            out.push(o);
+        }
+    }
+    Ok(out)
+}
+
+/// The wire answer a router gives to one payload (decode, decide, respond;
+/// a handler error gives the policy's fail answer).
+pub fn answer_with(
+    router: &crate::router::Router,
+    agent: Provider,
+    event: &str,
+    payload: &serde_json::Value,
+) -> Result<Answer, Error> {
+    let opts = crate::DecodeOptions {
+        event: Some(event.to_string()),
+        ..crate::DecodeOptions::default()
+    };
+    let ev = crate::decode(agent, payload.to_string().as_bytes(), &opts)?;
+    let policy = router.get_policy();
+    let resp = match router.decide(&ev) {
+        Ok(d) => crate::respond(&ev, &d, policy)?,
+        Err(e) => crate::fail_response(agent, Some(&ev), &e, policy),
+    };
+    Ok(Answer {
+        stdout: resp.stdout,
+        stderr: resp.stderr,
+        exit: Some(resp.exit_code),
+        timed_out: false,
+    })
+}
