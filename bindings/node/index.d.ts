@@ -329,6 +329,12 @@ export declare function failResponse(providerId: string, event: ExternalObject<'
 /** The answer to a payload that failed to decode, per the fail policy. */
 export declare function failResponseForPayload(providerId: string, payload: string | Buffer, error: NativeError, policyJson?: string | undefined | null): Response
 
+/**
+ * The fixture corpus shipped in the library
+ * (`agenthooks::simulate::json::corpus_json`).
+ */
+export declare function fixtureCorpusJson(request: string): string
+
 /** The merged decision (JSON); the fold is empty afterwards. */
 export declare function foldFinish(fold: ExternalObject<'agenthooks:Fold'>): string
 
@@ -430,6 +436,12 @@ export declare function policyDeadlineMs(json?: string | undefined | null, timeo
  */
 export declare function policyNormalize(json?: string | undefined | null): string
 
+/**
+ * What an agent does with a hook's answer (the test kit's behaviour
+ * reader, `agenthooks::simulate::json::predict_json`).
+ */
+export declare function predictJson(request: string): string
+
 /** The display name of a provider (`Claude Code`). */
 export declare function providerDisplayName(provider: string): string
 
@@ -484,6 +496,19 @@ export interface RunArgs {
   /** Where cross-process state lives (default: the core's `state_dir()`). */
   stateDir?: string
 }
+
+/**
+ * Each agent's payload for each scenario
+ * (`agenthooks::simulate::json::scenario_payloads_json`).
+ */
+export declare function scenarioPayloadsJson(request: string): string
+
+/**
+ * Runs a hook command the way each agent would and predicts each agent's
+ * behaviour (`agenthooks::simulate::json::simulate_json`). Synchronous:
+ * blocks until the hook runs finish (each bounded by its timeout).
+ */
+export declare function simulateJson(request: string): string
 
 /** The crate version (the workspace version). */
 export declare function version(): string
