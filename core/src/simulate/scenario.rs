@@ -282,8 +282,23 @@ fn tool_name(p: &Value) -> Option<String> {
         .map(str::to_string)
 }
 
-const SESSION: &str = "sim-0001";
-const CALL: &str = "call_sim_1";
+/// A fresh id per payload: the run entry keeps per-session state (Cursor's
+/// double-fire dedupe, the stop-loop guard), so two simulations of one
+/// scenario must not look like one session repeating itself.
+fn nonce() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static N: AtomicU64 = AtomicU64::new(0);
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    format!(
+        "{:x}{:x}{:x}",
+        std::process::id(),
+        t & 0xffff_ffff,
+        N.fetch_add(1, Ordering::Relaxed)
+    )
+}
 
 /// The native tool name and input of a tool class on an agent.
 fn tool_of(agent: Provider, class: ToolClass, s: &Scenario) -> Option<(&'static str, Value)> {
@@ -380,6 +395,9 @@ fn event_of(agent: Provider, kind: Kind, class: ToolClass) -> Option<&'static st
 
 fn build(agent: Provider, kind: Kind, class: ToolClass, s: &Scenario, cwd: &str) -> Option<Built> {
     let event = event_of(agent, kind, class)?;
+    let id = nonce();
+    let session = format!("sim-{id}");
+    let call = format!("call_sim_{id}");
     let is_tool = matches!(kind, Kind::ToolPre | Kind::ToolPost);
     let tool = if is_tool {
         Some(tool_of(agent, class, s)?)
@@ -391,7 +409,7 @@ fn build(agent: Provider, kind: Kind, class: ToolClass, s: &Scenario, cwd: &str)
     let last = "Done.";
     let mut v = match agent {
         Provider::ClaudeCode | Provider::Codex | Provider::KimiCode => {
-            let mut v = json!({"session_id": SESSION, "transcript_path": format!("{cwd}/.sim/transcript.jsonl"),
+            let mut v = json!({"session_id": session, "transcript_path": format!("{cwd}/.sim/transcript.jsonl"),
                 "cwd": cwd, "hook_event_name": event});
             match agent {
                 Provider::ClaudeCode => v["permission_mode"] = json!("default"),
@@ -413,7 +431,7 @@ fn build(agent: Provider, kind: Kind, class: ToolClass, s: &Scenario, cwd: &str)
                 } else {
                     "tool_use_id"
                 };
-                v[id_key] = json!(CALL);
+                v[id_key] = json!(call);
                 if kind == Kind::ToolPost {
                     v["tool_response"] = if agent == Provider::Codex {
                         json!(output)
@@ -435,7 +453,7 @@ fn build(agent: Provider, kind: Kind, class: ToolClass, s: &Scenario, cwd: &str)
             v
         }
         Provider::Cursor => {
-            let mut v = json!({"hook_event_name": event, "conversation_id": SESSION, "generation_id": "gen-sim-1",
+            let mut v = json!({"hook_event_name": event, "conversation_id": session, "generation_id": "gen-sim-1",
                 "cursor_version": "2.3.9", "workspace_roots": [cwd]});
             if let Some((name, input)) = &tool {
                 match event {
@@ -450,7 +468,7 @@ fn build(agent: Provider, kind: Kind, class: ToolClass, s: &Scenario, cwd: &str)
                     _ => {
                         v["tool_name"] = json!(name);
                         v["tool_input"] = input.clone();
-                        v["tool_use_id"] = json!(CALL);
+                        v["tool_use_id"] = json!(call);
                         if kind == Kind::ToolPost {
                             v["tool_output"] = json!(output);
                         }
@@ -471,7 +489,7 @@ fn build(agent: Provider, kind: Kind, class: ToolClass, s: &Scenario, cwd: &str)
             v
         }
         Provider::Gemini => {
-            let mut v = json!({"session_id": SESSION, "transcript_path": "", "cwd": cwd,
+            let mut v = json!({"session_id": session, "transcript_path": "", "cwd": cwd,
                 "hook_event_name": event, "timestamp": "2026-01-01T00:00:00.000Z"});
             if let Some((name, input)) = &tool {
                 v["tool_name"] = json!(name);
@@ -493,7 +511,7 @@ fn build(agent: Provider, kind: Kind, class: ToolClass, s: &Scenario, cwd: &str)
         }
         Provider::Copilot => {
             let mut v =
-                json!({"sessionId": SESSION, "timestamp": 1_788_251_442_113_u64, "cwd": cwd});
+                json!({"sessionId": session, "timestamp": 1_788_251_442_113_u64, "cwd": cwd});
             if let Some((name, input)) = &tool {
                 v["toolName"] = json!(name);
                 v["toolArgs"] = input.clone();
@@ -517,7 +535,7 @@ fn build(agent: Provider, kind: Kind, class: ToolClass, s: &Scenario, cwd: &str)
                 Kind::ToolPre | Kind::ToolPost => {
                     let (name, input) = tool.clone()?;
                     let mut v = json!({"hook": event,
-                        "input": {"tool": name, "sessionID": SESSION, "callID": CALL},
+                        "input": {"tool": name, "sessionID": session, "callID": call},
                         "plugin": plugin});
                     if kind == Kind::ToolPre {
                         v["output"] = json!({"args": input});
@@ -528,27 +546,27 @@ fn build(agent: Provider, kind: Kind, class: ToolClass, s: &Scenario, cwd: &str)
                     v
                 }
                 Kind::PromptSubmitted => json!({"hook": event,
-                    "input": {"sessionID": SESSION, "agent": "build", "messageID": "msg_sim"},
-                    "output": {"message": {"id": "msg_sim", "sessionID": SESSION, "role": "user"},
-                        "parts": [{"id": "prt_sim", "sessionID": SESSION, "messageID": "msg_sim", "type": "text", "text": prompt}]},
+                    "input": {"sessionID": session, "agent": "build", "messageID": "msg_sim"},
+                    "output": {"message": {"id": "msg_sim", "sessionID": session, "role": "user"},
+                        "parts": [{"id": "prt_sim", "sessionID": session, "messageID": "msg_sim", "type": "text", "text": prompt}]},
                     "plugin": plugin}),
                 _ => {
                     let mut plugin = plugin;
                     plugin["final_message"] = json!(last);
-                    json!({"hook": event, "input": {"sessionID": SESSION}, "plugin": plugin})
+                    json!({"hook": event, "input": {"sessionID": session}, "plugin": plugin})
                 }
             }
         }
         Provider::Openclaw => {
-            let ctx = json!({"agentId": "main", "sessionKey": "agent:main:main", "sessionId": SESSION,
+            let ctx = json!({"agentId": "main", "sessionKey": "agent:main:main", "sessionId": session,
                 "runId": "run-sim-1", "workspaceDir": cwd});
             match kind {
                 Kind::ToolPre | Kind::ToolPost => {
                     let (name, input) = tool.clone()?;
                     let mut c = ctx;
                     c["toolName"] = json!(name);
-                    c["toolCallId"] = json!(CALL);
-                    let mut ev = json!({"toolName": name, "params": input, "runId": "run-sim-1", "toolCallId": CALL});
+                    c["toolCallId"] = json!(call);
+                    let mut ev = json!({"toolName": name, "params": input, "runId": "run-sim-1", "toolCallId": call});
                     if kind == Kind::ToolPost {
                         ev["result"] = json!({"content": [{"type": "text", "text": output}]});
                     }
@@ -556,7 +574,7 @@ fn build(agent: Provider, kind: Kind, class: ToolClass, s: &Scenario, cwd: &str)
                 }
                 Kind::PromptSubmitted => json!({"hook": event,
                     "event": {"prompt": prompt, "messages": [], "senderIsOwner": true}, "ctx": ctx}),
-                _ => json!({"hook": event, "event": {"runId": "run-sim-1", "sessionId": SESSION,
+                _ => json!({"hook": event, "event": {"runId": "run-sim-1", "sessionId": session,
                     "sessionKey": "agent:main:main", "cwd": cwd, "stopHookActive": false,
                     "lastAssistantMessage": last, "messages": []}, "ctx": ctx}),
             }
