@@ -21,7 +21,7 @@ include $(sort $(wildcard mk/*.mk))
 ## demo: build the example guard and answer a real-shaped payload of every supported event
 demo:
 	$(CARGO) build -q -p guard -p agenthooks-cli
-	$(PYTHON) examples/demo.py target/debug/guard
+	$(PYTHON) examples/demo.py $(if $(FULL),--full) target/debug/guard
 	@# then the same payloads through the Python and Node guards
 	@for t in $(DEMO_EXTRA); do $(MAKE) --no-print-directory $$t || exit 1; done
 

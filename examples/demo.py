@@ -1,12 +1,18 @@
 #!/usr/bin/env python3
-"""make demo: the example guard answering real-shaped payloads of every agent.
+"""make demo: the example guard on every agent.
 
-For each supported agent, feeds the guard (examples/rust/guard) showcase tool
-calls built from that agent's own payload shape (taken from fixtures/<agent>/,
-the shapes the real agents send), then one payload per native event, and
-prints the agent's native answer: stdout, stderr and exit code, exactly as
-the agent would read them. AGENTHOOKS_NOTES=1 adds the notes (what was
-degraded or dropped, and why) to stderr for the demo.
+Default: one compact agent x scenario table through `agenthooks simulate`
+(the guard runs the way each agent runs hooks, and each cell is what that
+agent does with the answer: blocked, asks the user, runs, rewritten, ...;
+warnings are listed below the table).
+
+--full (`make demo FULL=1`): the per-fixture dump. For each supported agent,
+feeds the guard showcase tool calls built from that agent's own payload shape
+(taken from fixtures/<agent>/, the shapes the real agents send), then one
+payload per native event, and prints the agent's native answer: stdout,
+stderr and exit code, exactly as the agent would read them.
+AGENTHOOKS_NOTES=1 adds the notes (what was degraded or dropped, and why) to
+stderr for the dump.
 """
 import copy
 import json
@@ -15,7 +21,10 @@ import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-GUARD = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / "target/debug/guard")
+ARGS = [a for a in sys.argv[1:] if a != "--full"]
+FULL = "--full" in sys.argv[1:]
+GUARD = ARGS[0] if ARGS else str(ROOT / "target/debug/guard")
+CLI = ROOT / "target/debug/agenthooks"
 AGENTS = ["claude-code", "codex", "cursor", "gemini", "kimi-code", "copilot", "opencode", "openclaw"]
 
 SHOWCASE = [
@@ -77,9 +86,41 @@ def pick(agent, kind, pred=lambda ev: True):
     return None
 
 
+COMPACT = [
+    {"name": "deny rm -rf", "event": "tool.pre", "command": "rm -rf build/"},
+    {"name": "ask force-push", "event": "tool.pre", "command": "git push --force origin main"},
+    {"name": "allow ls", "event": "tool.pre", "command": "ls -la"},
+    {"name": "no decision", "event": "tool.pre", "command": "cat README.md"},
+    {"name": "rewrite npm install", "event": "tool.pre", "command": "npm install"},
+    {"name": "stop before tests", "event": "stop"},
+]
+
+
+def compact():
+    """The guard on a handful of scenarios, one row per agent."""
+    if not CLI.exists():
+        subprocess.run(["cargo", "build", "-q", "-p", "agenthooks-cli"], cwd=ROOT, check=True)
+    state = ROOT / "target/demo-state"
+    state.mkdir(parents=True, exist_ok=True)
+    scenarios = state / "scenarios.json"
+    scenarios.write_text(json.dumps(COMPACT))
+    argv = [str(CLI), "simulate", "--matrix", "--scenarios", str(scenarios), "--cwd", str(ROOT),
+            "--", GUARD, "agenthooks", "run", "--provider={agent}", "--event={event}"]
+    env = {"AGENTHOOKS_STATE_DIR": str(state), "PATH": "/usr/bin:/bin", "HOME": str(state)}
+    p = subprocess.run(argv, capture_output=True, text=True, timeout=120, env=env)
+    print(f"{pathlib.Path(GUARD).name} on every agent (agenthooks simulate; each cell is what that agent does)")
+    print(p.stdout.rstrip())
+    if p.returncode != 0:
+        sys.exit(f"demo: agenthooks simulate failed ({p.returncode}): {p.stderr.strip()}")
+    print("(the full per-fixture dump: make demo FULL=1, or examples/demo.py --full <guard>)")
+
+
 def main():
     if not pathlib.Path(GUARD).exists():
         sys.exit(f"demo: {GUARD} not built (run `make demo`)")
+    if not FULL:
+        compact()
+        return
     for agent in AGENTS:
         print(f"=== {agent}: showcase (payload shape from fixtures/{agent}/)")
         shell = pick(agent, "tool.pre", lambda ev: ev.get("tool", {}).get("canonical") == "shell"

@@ -90,4 +90,4 @@ node-bench: node-build node-link
 DEMO_EXTRA += node-demo
 node-demo: node-build node-link
 	@echo "=== examples/node/guard.mjs (the Node twin of examples/rust/guard)"
-	$(PYTHON) examples/demo.py examples/node/guard.mjs
+	$(PYTHON) examples/demo.py $(if $(FULL),--full) examples/node/guard.mjs

@@ -72,4 +72,4 @@ python-demo: python-install
 	@echo "=== examples/python/guard.py (the Python twin of examples/rust/guard)"
 	printf '#!/bin/sh\nexec "%s" "%s" "$$@"\n' "$(abspath $(PY_BIN))" "$(abspath examples/python/guard.py)" > $(PY_CACHE)/guard-py
 	chmod +x $(PY_CACHE)/guard-py
-	$(PY_BIN) examples/demo.py $(PY_CACHE)/guard-py
+	$(PY_BIN) examples/demo.py $(if $(FULL),--full) $(PY_CACHE)/guard-py

@@ -41,7 +41,9 @@ pub struct SimulateArgs {
     /// A native payload of one agent (needs exactly one --agent).
     #[arg(long)]
     payload: Option<PathBuf>,
-    /// A scenario set: `builtin` (the default when no scenario is given).
+    /// A scenario set: `builtin` (the default when no scenario is given), or
+    /// a JSON file holding an array of scenarios (`{"name", "event", "tool",
+    /// "command", "path", "prompt"}`; see docs/testing.md).
     #[arg(long)]
     scenarios: Option<String>,
     /// Seconds to wait for the hook instead of each agent's default timeout.
@@ -51,8 +53,12 @@ pub struct SimulateArgs {
     #[arg(long)]
     cwd: Option<PathBuf>,
     /// Print JSON (one object per agent and scenario) instead of the table.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "matrix")]
     json: bool,
+    /// Print the compact agent x scenario matrix (effects only; warnings
+    /// listed below it).
+    #[arg(long)]
+    matrix: bool,
     /// The hook command and its arguments.
     #[arg(last = true, required = true)]
     hook: Vec<String>,
@@ -98,7 +104,22 @@ fn scenarios(a: &SimulateArgs, agents: &[Provider]) -> Result<Vec<Scenario>, Err
     }
     match a.scenarios.as_deref() {
         Some("builtin") => out.extend(simulate::scenario::builtin()),
-        Some(other) => return Err(bad(format!("--scenarios: unknown set `{other}` (builtin)"))),
+        Some(file) => {
+            let text = std::fs::read_to_string(file).map_err(|e| {
+                bad(format!(
+                    "--scenarios {file}: {e} (give `builtin` or a JSON file)"
+                ))
+            })?;
+            let list: Vec<Scenario> = serde_json::from_str(&text).map_err(|e| {
+                bad(format!(
+                    "--scenarios {file}: not an array of scenarios: {e}"
+                ))
+            })?;
+            for s in &list {
+                s.validate()?;
+            }
+            out.extend(list);
+        }
         None if out.is_empty() => out.extend(simulate::scenario::builtin()),
         None => {}
     }
@@ -133,6 +154,8 @@ fn run(a: &SimulateArgs) -> Result<ExitCode, Error> {
     if a.json {
         let v = serde_json::to_string_pretty(&outcomes).unwrap_or_else(|_| "[]".into());
         crate::say(&v);
+    } else if a.matrix {
+        crate::say(simulate::table::render_matrix(&outcomes).trim_end());
     } else {
         crate::say(simulate::table::render(&outcomes).trim_end());
     }

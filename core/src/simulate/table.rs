@@ -91,3 +91,111 @@ pub fn render(outcomes: &[Outcome]) -> String {
     }
     out
 }
+
+/// A short cell text for an effect.
+pub fn short(e: super::Effect) -> &'static str {
+    use super::Effect as E;
+    match e {
+        E::ToolRuns => "runs",
+        E::ToolRunsWithoutPrompt => "runs, no prompt",
+        E::ToolRunsWithInputRewritten => "rewritten",
+        E::ToolBlocked => "BLOCKED",
+        E::AsksUser => "asks user",
+        E::PromptBlocked => "PROMPT BLOCKED",
+        E::PromptContinues => "continues",
+        E::PromptRewritten => "prompt rewritten",
+        E::ContextInjected => "context added",
+        E::AgentContinues => "keeps going",
+        E::AgentStops => "stops",
+        E::OutputReplaced => "output replaced",
+        E::NoEffect => "no effect",
+    }
+}
+
+/// The compact form: one row per agent, one column per scenario, a cell
+/// per effect (`*` marks warnings, listed below the table).
+pub fn render_matrix(outcomes: &[Outcome]) -> String {
+    let mut scenarios: Vec<&str> = Vec::new();
+    let mut agents: Vec<crate::model::Provider> = Vec::new();
+    for o in outcomes {
+        if !scenarios.contains(&o.scenario.as_str()) {
+            scenarios.push(&o.scenario);
+        }
+        if !agents.contains(&o.agent) {
+            agents.push(o.agent);
+        }
+    }
+    let cell = |a: crate::model::Provider, s: &str| -> String {
+        match outcomes.iter().find(|o| o.agent == a && o.scenario == s) {
+            None => String::new(),
+            Some(o) if o.skipped.is_some() => "-".into(),
+            Some(o) if o.run_error.is_some() => "DID NOT RUN".into(),
+            Some(o) => match &o.prediction {
+                Some(p) if p.warnings.is_empty() => short(p.effect).into(),
+                Some(p) => format!("{} *", short(p.effect)),
+                None => String::new(),
+            },
+        }
+    };
+    let w0 = agents
+        .iter()
+        .map(|a| a.id().len())
+        .max()
+        .unwrap_or(5)
+        .max(5);
+    let widths: Vec<usize> = scenarios
+        .iter()
+        .map(|s| {
+            agents
+                .iter()
+                .map(|a| cell(*a, s).chars().count())
+                .chain(std::iter::once(s.chars().count()))
+                .max()
+                .unwrap_or(4)
+        })
+        .collect();
+    let mut out = format!("{:<w0$}", "agent");
+    for (s, w) in scenarios.iter().zip(&widths) {
+        out.push_str(&format!("  {s:<w$}"));
+    }
+    out.push('\n');
+    for a in &agents {
+        out.push_str(&format!("{:<w0$}", a.id()));
+        for (s, w) in scenarios.iter().zip(&widths) {
+            out.push_str(&format!("  {:<w$}", cell(*a, s)));
+        }
+        out.push('\n');
+    }
+    let mut notes = Vec::new();
+    for o in outcomes {
+        if let Some(e) = &o.run_error {
+            notes.push(format!(
+                "  {} / {}: {}",
+                o.agent.id(),
+                o.scenario,
+                clip(e, 100)
+            ));
+        }
+        if let Some(p) = &o.prediction {
+            for w in &p.warnings {
+                notes.push(format!(
+                    "  {} / {}: {}: {}",
+                    o.agent.id(),
+                    o.scenario,
+                    w.code.as_str(),
+                    clip(&w.message, 90)
+                ));
+            }
+        }
+    }
+    if !notes.is_empty() {
+        out.push_str("\n* warnings:\n");
+        out.push_str(&notes.join("\n"));
+        out.push('\n');
+    }
+    out.lines()
+        .map(str::trim_end)
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n"
+}
