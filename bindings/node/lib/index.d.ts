@@ -591,6 +591,29 @@ export interface HostRunResult {
   /** Every diagnostic: entries skipped as the agent skips them (severity 'error'), caveats, per-event ones (`matcher_undecided`, `cwd_missing`). */
   warnings: Diagnostic[]
 }
+/** What an agent does with a hook's answer (docs/testing.md; stable snake_case effect and warning codes). */
+export interface Prediction {
+  agent: ProviderId
+  event: string
+  kind: string
+  effect: string
+  decision?: string
+  model_sees?: string
+  user_sees?: string
+  updated_input?: JsonObject
+  warnings?: { code: string; message: string }[]
+  /** The decision form only: the encoded wire answer and its notes. */
+  answer?: { stdout: string; stderr: string; exit: number | null; timed_out?: boolean }
+  notes?: JsonObject[]
+}
+/** The behaviour reader: `{agent, event, tool?, answer}` or `{agent, payload, event?, decision, policy?}`. */
+export declare function predict(request: JsonObject): Prediction
+/** Runs a hook command as each agent would (synchronous): `{command, scenarios?, agents?, cwd?, timeoutMs?}` -> `{outcomes}`. */
+export declare function simulate(request: { command: string[]; scenarios?: 'builtin' | JsonObject[]; agents?: string[]; cwd?: string; timeoutMs?: number }): { outcomes: JsonObject[] }
+/** The fixture corpus shipped in the addon. */
+export declare function fixtureCorpus(filter?: { agent?: string; kind?: string }): { fixtures: { agent: ProviderId; name: string; event: string; kind: string; variant?: string; names_event: boolean; payload: JsonObject }[] }
+/** Each agent's payload for each scenario. */
+export declare function scenarioPayloads(request?: { scenarios?: 'builtin' | JsonObject[]; agents?: string[]; cwd?: string }): { cases: JsonObject[] }
 /** Runs the hooks of a Claude Code / Codex config for one event, as that agent would (synchronous); throws HostError. */
 export declare function hostRun(request: HostRunRequest): HostRunResult
 /** Compiles `pattern` as `dialect` would and tests each subject; throws `AgentHooksError<DiagCode>` with `diagnostic` on an invalid pattern. */

@@ -1105,6 +1105,40 @@ function hostRun(request) {
   return jsonCall(native.hostRunJson, snakeKeys(request))
 }
 
+// ------------------------------------------------------ the test kit
+
+/**
+ * What an agent does with a hook's answer (the core's behaviour reader):
+ * `{agent, event, tool?, answer: {stdout, stderr, exit, timed_out?}}` or
+ * `{agent, payload, event?, decision, policy?}` -> `{agent, event, kind,
+ * effect, decision?, model_sees?, user_sees?, updated_input?, warnings:
+ * [{code, message}]}` (+ `answer`, `notes` in the decision form). See
+ * docs/testing.md. Throws AgentHooksError for a bad request.
+ */
+function predict(request) {
+  return jsonCall(native.predictJson, request)
+}
+
+/**
+ * Runs a hook command the way each agent would and predicts each agent's
+ * behaviour (`agenthooks simulate --json`): `{command: [argv], scenarios?:
+ * 'builtin' | [...], agents?, cwd?, timeoutMs?}` -> `{outcomes: [...]}`.
+ * Synchronous: the hooks run before it returns.
+ */
+function simulate(request) {
+  return jsonCall(native.simulateJson, snakeKeys(request))
+}
+
+/** The fixture corpus shipped in the addon: `{agent?, kind?}` -> `{fixtures: [...]}`. */
+function fixtureCorpus(filter = {}) {
+  return jsonCall(native.fixtureCorpusJson, filter)
+}
+
+/** Each agent's payload for each scenario: `{scenarios?, agents?, cwd?}` -> `{cases: [...]}`. */
+function scenarioPayloads(request = {}) {
+  return jsonCall(native.scenarioPayloadsJson, request)
+}
+
 /**
  * Compiles `pattern` as `dialect` ('claude-code' | 'codex') would and
  * tests each subject: one boolean per subject. Throws AgentHooksError whose
@@ -1178,6 +1212,7 @@ module.exports = {
   doctor,
   failResponse,
   failResponseForPayload,
+  fixtureCorpus,
   hostRun,
   install,
   isMutation,
@@ -1191,11 +1226,14 @@ module.exports = {
   parseArgs,
   parseKind,
   parseProvider,
+  predict,
   providerDisplayName,
   rawText,
   respond,
   run,
+  scenarioPayloads,
   serve,
+  simulate,
   uninstall,
   validateDecision,
   version,

@@ -64,6 +64,8 @@ const CORE = {
   'install::json::request_json (install / uninstall / doctor)': ['install', 'uninstall', 'doctor'],
   'host (typed RegistryBuilder, plan, runner, audit)': 'through hostRun: one JSON call, the same shapes as `agenthooks host run`',
   'install (typed Manifest, Target, plan, apply, doctor::report)': 'through install / uninstall / doctor: one JSON call each, the CLI shapes',
+  'simulate::json (predict, simulate, corpus, scenario payloads: the test kit)': ['predict', 'simulate', 'fixtureCorpus', 'scenarioPayloads'],
+  'testing (the Rust test kit)': 'Rust-only helpers; the Node test kit builds on predict / simulate / fixtureCorpus / scenarioPayloads',
   'failsafe (table, MARKER)': 'rendered at build time into lib/fail-table.json, which lib/failsafe.js reads when the addon cannot load',
 }
 

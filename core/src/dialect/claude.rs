@@ -6,7 +6,6 @@
 //! `{}`, except on events whose stdout is read as text and on event names
 //! this version does not know, where it is empty stdout (doc §5).
 
-mod behaviour;
 mod quirks;
 
 use serde_json::{Map, Value, json};
@@ -527,6 +526,4 @@ pub(crate) static AGENT: super::Agent = super::Agent {
     decode,
     encode,
     undecodable: None,
-    behaviour: behaviour::read,
-    hooks: &behaviour::HOOKS,
 };

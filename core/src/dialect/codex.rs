@@ -5,7 +5,6 @@
 //! PreToolUse each make the hook run "failed", which Codex treats as
 //! fail-open; this encoder never emits any of them. The no-op is empty stdout.
 
-mod behaviour;
 mod quirks;
 
 use serde_json::{Map, Value, json};
@@ -390,6 +389,4 @@ pub(crate) static AGENT: super::Agent = super::Agent {
     decode,
     encode,
     undecodable: None,
-    behaviour: behaviour::read,
-    hooks: &behaviour::HOOKS,
 };

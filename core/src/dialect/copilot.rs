@@ -15,7 +15,6 @@
 //! (quirk 4), so a crashed hook would block everything. The no-op is empty
 //! stdout on every event (§5).
 
-mod behaviour;
 mod quirks;
 
 use serde_json::{Map, Value, json};
@@ -650,6 +649,4 @@ pub(crate) static AGENT: super::Agent = super::Agent {
     decode,
     encode,
     undecodable: Some(undecodable),
-    behaviour: behaviour::read,
-    hooks: &behaviour::HOOKS,
 };

@@ -12,7 +12,6 @@
 //! (`preToolUse` + `beforeShellExecution`, ...); both decode to the same
 //! kind and class, and `crate::dedupe` suppresses the second one.
 
-mod behaviour;
 mod quirks;
 
 use serde_json::{Map, Value, json};
@@ -787,8 +786,6 @@ pub(crate) static AGENT: super::Agent = super::Agent {
     decode,
     encode,
     undecodable: Some(undecodable),
-    behaviour: behaviour::read,
-    hooks: &behaviour::HOOKS,
 };
 
 #[cfg(test)]

@@ -53,7 +53,6 @@
 //! decision. It is reachable with `on_native("BeforeToolSelection")` and the
 //! `native` escape hatch.
 
-mod behaviour;
 mod quirks;
 
 use serde_json::{Map, Value, json};
@@ -532,8 +531,6 @@ pub(crate) static AGENT: super::Agent = super::Agent {
     decode,
     encode,
     undecodable: Some(undecodable),
-    behaviour: behaviour::read,
-    hooks: &behaviour::HOOKS,
 };
 
 #[cfg(test)]

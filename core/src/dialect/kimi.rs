@@ -18,7 +18,6 @@
 //! else is printed). The no-op is EMPTY stdout: any stdout on
 //! `UserPromptSubmit`, even `{}`, is pasted into the model's context.
 
-mod behaviour;
 mod quirks;
 
 use serde_json::{Map, Value, json};
@@ -432,6 +431,4 @@ pub(crate) static AGENT: super::Agent = super::Agent {
     decode,
     encode,
     undecodable: Some(undecodable),
-    behaviour: behaviour::read,
-    hooks: &behaviour::HOOKS,
 };

@@ -68,11 +68,6 @@ pub struct Agent {
     /// What it reads as "no opinion" / "block" without knowing the event
     /// (`None`: exit 0 / exit 2 with stderr, [`common::exit2_block`]).
     pub(crate) undecodable: Option<fn(Fail, &str) -> Response>,
-    /// What it does with a hook's answer on a native event
-    /// (`dialect/<agent>/behaviour.rs`; [`crate::simulate::predict`]).
-    pub behaviour: fn(&str, Option<&str>, &crate::simulate::Answer) -> crate::simulate::Prediction,
-    /// How it starts a command hook (shell, environment, timeout).
-    pub hooks: &'static crate::simulate::HookInvocation,
 }
 
 /// The row of an agent.

@@ -29,7 +29,6 @@
 //! empty stdout: return nothing (never `{}`, which `before_agent_run` reads
 //! as an invalid shape and fails closed, §4.6).
 
-mod behaviour;
 mod quirks;
 
 use serde_json::{Map, Value, json};
@@ -661,8 +660,6 @@ pub(crate) static AGENT: super::Agent = super::Agent {
     decode,
     encode,
     undecodable: Some(undecodable),
-    behaviour: behaviour::read,
-    hooks: &behaviour::HOOKS,
 };
 
 #[cfg(test)]

@@ -31,7 +31,6 @@
 //! (throw `new Error(throw)`: blocks a tool, aborts a prompt, §4.2).
 //! `docs/canonical-json.md` has the full table.
 
-mod behaviour;
 mod quirks;
 
 use serde_json::{Map, Value, json};
@@ -925,8 +924,6 @@ pub(crate) static AGENT: super::Agent = super::Agent {
     decode,
     encode,
     undecodable: Some(undecodable),
-    behaviour: behaviour::read,
-    hooks: &behaviour::HOOKS,
 };
 
 #[cfg(test)]

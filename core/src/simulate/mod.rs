@@ -6,9 +6,10 @@
 //!   timeout/crash), the [`Effect`] on that agent (tool blocked, runs, asks,
 //!   prompt blocked, context injected, ...), the text the model and the user
 //!   are shown, and [`Warning`]s for answers the agent ignores or misreads.
-//!   The per-agent facts live next to each agent's dialect
-//!   (`dialect/<agent>/behaviour.rs`); Claude Code and Codex reuse the host
-//!   side's readers (`host/decode_claude.rs`, `host/decode_codex.rs`).
+//!   The per-agent facts are one file per agent in `simulate/agents/`
+//!   (beside, not inside, `dialect/<agent>.rs`: the readers of Claude Code
+//!   and Codex reuse the host side's (`host/decode_claude.rs`,
+//!   `host/decode_codex.rs`), and the host depends on the dialects).
 //! * [`simulate`](run::simulate) (in [`run`]): builds each agent's payload for
 //!   a [`Scenario`], runs the hook command as that agent would (argv, hook
 //!   environment, stdin, default timeout; [`HookInvocation`]) through the
@@ -25,6 +26,7 @@
 //! Vectors: `fixtures/simulate/<agent>.json` (research) and
 //! `fixtures/simulate/observed/<agent>.json` (observed on the real agents).
 
+mod agents;
 pub mod corpus;
 pub mod json;
 pub mod run;
@@ -486,16 +488,40 @@ pub struct HookInvocation {
 
 /// The invocation facts of an agent.
 pub fn invocation(agent: Provider) -> &'static HookInvocation {
-    crate::dialect::agent(agent).hooks
+    match agent {
+        Provider::ClaudeCode => &agents::claude::HOOKS,
+        Provider::Codex => &agents::codex::HOOKS,
+        Provider::Cursor => &agents::cursor::HOOKS,
+        Provider::Gemini => &agents::gemini::HOOKS,
+        Provider::KimiCode => &agents::kimi::HOOKS,
+        Provider::Copilot => &agents::copilot::HOOKS,
+        Provider::Opencode => &agents::opencode::HOOKS,
+        Provider::Openclaw => &agents::openclaw::HOOKS,
+    }
+}
+
+/// The reader of an agent.
+type Reader = fn(&str, Option<&str>, &Answer) -> Prediction;
+
+fn reader(agent: Provider) -> Reader {
+    match agent {
+        Provider::ClaudeCode => agents::claude::read,
+        Provider::Codex => agents::codex::read,
+        Provider::Cursor => agents::cursor::read,
+        Provider::Gemini => agents::gemini::read,
+        Provider::KimiCode => agents::kimi::read,
+        Provider::Copilot => agents::copilot::read,
+        Provider::Opencode => agents::opencode::read,
+        Provider::Openclaw => agents::openclaw::read,
+    }
 }
 
 /// What `agent` does with `answer` on its native event `event`. `tool` is
 /// the native tool name the event is about, when it matters (Codex's
 /// `updatedInput` rules, Cursor's MCP output replacement).
 pub fn predict(agent: Provider, event: &str, tool: Option<&str>, answer: &Answer) -> Prediction {
-    let a = crate::dialect::agent(agent);
-    let mut p = (a.behaviour)(event, tool, answer);
-    common_warnings(&mut p, answer, a.hooks);
+    let mut p = reader(agent)(event, tool, answer);
+    common_warnings(&mut p, answer, invocation(agent));
     p
 }
 
