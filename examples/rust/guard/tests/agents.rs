@@ -9,7 +9,9 @@ use agenthooks::testing::{self, Effect, Outcome, Scenario};
 const GUARD: &str = env!("CARGO_BIN_EXE_guard");
 
 fn sim(scenarios: &[Scenario]) -> Vec<Outcome> {
-    let state = std::env::temp_dir().join(format!("guard-agents-{}", std::process::id()));
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let state = std::env::temp_dir().join(format!("guard-agents-{}-{n}", std::process::id()));
     // The guard's run state (loop guard, dedupe) in a scratch directory.
     let cmd = format!("AGENTHOOKS_STATE_DIR={}", state.display());
     let out = testing::simulate_all(
@@ -25,6 +27,7 @@ fn sim(scenarios: &[Scenario]) -> Vec<Outcome> {
         scenarios,
     )
     .expect("simulate");
+    std::fs::remove_dir_all(&state).ok();
     testing::assert_ran(&out);
     out
 }
