@@ -133,6 +133,14 @@ func jsonCall(which int, req []byte, out any) error {
 		st = C.ah_host_run_json(p, n, &buf, &cerr)
 	case callMatcher:
 		st = C.ah_matcher_json(p, n, &buf, &cerr)
+	case callPredict:
+		st = C.ah_predict_json(p, n, &buf, &cerr)
+	case callSimulate:
+		st = C.ah_simulate_json(p, n, &buf, &cerr)
+	case callCorpus:
+		st = C.ah_fixture_corpus_json(p, n, &buf, &cerr)
+	case callPayloads:
+		st = C.ah_scenario_payloads_json(p, n, &buf, &cerr)
 	default:
 		st = C.ah_install_json(p, n, &buf, &cerr)
 	}
@@ -168,6 +176,10 @@ const (
 	callHostRun = iota
 	callMatcher
 	callInstall
+	callPredict
+	callSimulate
+	callCorpus
+	callPayloads
 )
 
 // HostRun runs the hooks of a Claude Code or Codex configuration for one

@@ -25,8 +25,8 @@
 pub use crate::simulate::corpus::{self, CorpusEntry};
 pub use crate::simulate::scenario::builtin as builtin_scenarios;
 pub use crate::simulate::{
-    Answer, Effect, Outcome, Prediction, Scenario, SimulateOptions, ToolClass, Warning,
-    WarningCode, answer_with, predict, route, simulate,
+    Answer, Effect, Mode, Outcome, Prediction, Scenario, SimulateOptions, ToolClass, Warning,
+    WarningCode, answer_with, predict, predict_in, route, simulate,
 };
 
 use crate::model::{Kind, Provider};

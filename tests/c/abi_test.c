@@ -2111,7 +2111,23 @@ static void run_simulate_case(const char *cd, const char *name) {
     strncat(got, codes[i], sizeof got - strlen(got) - 1);
     strncat(got, "\n", sizeof got - strlen(got) - 1);
   }
-  if (j && want_w) CHECK(strcmp(got, want_w) == 0, "%s: warnings [%s] want [%s]", name, got, want_w);
+  char *subset = read_file(cd, "warnings_subset", NULL);
+  if (j && want_w && subset) {
+    /* observed rows: every listed code is predicted */
+    char *line = want_w;
+    while (*line) {
+      char *nl = strchr(line, '\n');
+      if (!nl) break;
+      *nl = '\0';
+      char needle[256];
+      snprintf(needle, sizeof needle, "%s\n", line);
+      CHECK(strstr(got, needle) != NULL, "%s: warning %s predicted", name, line);
+      line = nl + 1;
+    }
+  } else if (j && want_w) {
+    CHECK(strcmp(got, want_w) == 0, "%s: warnings [%s] want [%s]", name, got, want_w);
+  }
+  free(subset);
   const char *seen[] = {"model_sees", "user_sees"};
   for (size_t k = 0; k < 2 && j; k++) {
     size_t len = 0;

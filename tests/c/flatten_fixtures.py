@@ -449,8 +449,8 @@ def serve_cases(root, out):
     return i
 
 
-SIM_FILE_KEYS = {"agent", "rows"}
-SIM_ROW_KEYS = {"name", "description", "event", "tool", "answer", "effect", "model_sees", "user_sees", "warnings"}
+SIM_FILE_KEYS = {"agent", "agent_version", "rows"}
+SIM_ROW_KEYS = {"name", "description", "event", "tool", "answer", "effect", "model_sees", "user_sees", "warnings", "note"}
 SIM_ANSWER_KEYS = {"stdout", "stderr", "exit", "timed_out"}
 
 
@@ -459,9 +459,10 @@ def simulate_cases(root, out):
     Each row becomes one ah_predict_json request and its expectation:
     request.json, effect, warnings (one code a line), and model_sees /
     user_sees (`null` file: must be absent; missing file: not checked)."""
-    files = sorted((root / "simulate").glob("*.json")) + sorted((root / "simulate" / "observed").glob("*.json"))
+    files = [(f, False) for f in sorted((root / "simulate").glob("*.json"))]
+    files += [(f, True) for f in sorted((root / "simulate" / "observed").glob("*.json"))]
     i = 0
-    for f in files:
+    for f, observed in files:
         c = load(f)
         strict(c, SIM_FILE_KEYS, str(f))
         for r in c["rows"]:
@@ -472,6 +473,10 @@ def simulate_cases(root, out):
             cd.mkdir(parents=True)
             write(cd, "name", f"simulate/{f.parent.name}/{c['agent']}/{r['name']}")
             req = {"agent": c["agent"], "event": r["event"], "answer": r["answer"]}
+            if observed:
+                # headless runs; warnings are a subset there (README)
+                req["mode"] = "headless"
+                write(cd, "warnings_subset", "1")
             if r.get("tool"):
                 req["tool"] = r["tool"]
             write(cd, "request.json", compact(req))

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::scenario::{Scenario, builtin};
-use super::{Answer, SimulateOptions, corpus, predict, simulate};
+use super::{Answer, SimulateOptions, corpus, simulate};
 use crate::error::Error;
 use crate::model::{Decision, Kind, Policy, Provider};
 
@@ -69,9 +69,12 @@ struct PredictReq {
     decision: Option<Value>,
     #[serde(default)]
     policy: Option<Value>,
+    #[serde(default)]
+    mode: super::Mode,
 }
 
-/// What an agent does with an answer. Request: `{"agent", "event", "tool"?,
+/// What an agent does with an answer (`"mode"?: "interactive" |
+/// "headless"`, default interactive). Request: `{"agent", "event", "tool"?,
 /// "answer": {"stdout", "stderr", "exit", "timed_out"}}`, or `{"agent",
 /// "payload", "event"?, "decision", "policy"?}` (the decision is encoded
 /// for that payload first; the answer is then part of the result). Result:
@@ -92,7 +95,7 @@ fn predict_value(req: &str) -> Result<Value, Error> {
         let event = r
             .event
             .ok_or_else(|| bad("predict: `event` is required".into()))?;
-        let p = predict(agent, &event, r.tool.as_deref(), &answer);
+        let p = super::predict_in(agent, &event, r.tool.as_deref(), &answer, r.mode);
         return Ok(serde_json::to_value(p).unwrap_or(Value::Null));
     }
     let (Some(payload), Some(decision)) = (r.payload, r.decision) else {
@@ -118,7 +121,7 @@ fn predict_value(req: &str) -> Result<Value, Error> {
         timed_out: false,
     };
     let tool = ev.tool.as_ref().map(|t| t.name.clone());
-    let p = predict(agent, &ev.native_name, tool.as_deref(), &answer);
+    let p = super::predict_in(agent, &ev.native_name, tool.as_deref(), &answer, r.mode);
     let mut v = serde_json::to_value(p).unwrap_or(Value::Null);
     v["answer"] = serde_json::to_value(&answer).unwrap_or(Value::Null);
     v["notes"] = serde_json::to_value(&resp.notes).unwrap_or(Value::Null);

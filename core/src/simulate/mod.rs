@@ -374,6 +374,16 @@ impl Reading {
         self
     }
 
+    /// Replaces the model's text (the agent's own wrapping of a reason).
+    pub(crate) fn set_model(&mut self, s: String) -> &mut Self {
+        self.p.model_sees = Some(s);
+        self
+    }
+
+    pub(crate) fn model_text(&self) -> Option<&str> {
+        self.p.model_sees.as_deref()
+    }
+
     pub(crate) fn user(&mut self, s: impl Into<String>) -> &mut Self {
         let s = s.into();
         if !s.trim().is_empty() {
@@ -516,13 +526,87 @@ fn reader(agent: Provider) -> Reader {
     }
 }
 
-/// What `agent` does with `answer` on its native event `event`. `tool` is
-/// the native tool name the event is about, when it matters (Codex's
-/// `updatedInput` rules, Cursor's MCP output replacement).
+/// The session the answer lands in.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// A user at the terminal: an `ask` asks, an `allow` skips a prompt.
+    #[default]
+    Interactive,
+    /// A non-interactive run (`-p`, `exec`) with the tool permitted, as
+    /// tier 2 observes the agents: nobody can be asked, so each agent's
+    /// headless answer to `ask` applies (Claude Code and Copilot deny,
+    /// OpenClaw denies at once, Gemini hangs), and "runs without a prompt"
+    /// is just "runs".
+    Headless,
+}
+
+/// The agent's shell tool (the default `tool` of a tool event).
+pub fn shell_tool(agent: Provider) -> &'static str {
+    match agent {
+        Provider::ClaudeCode | Provider::Codex | Provider::KimiCode => "Bash",
+        Provider::Cursor => "Shell",
+        Provider::Gemini => "run_shell_command",
+        Provider::Copilot | Provider::Opencode => "bash",
+        Provider::Openclaw => "exec",
+    }
+}
+
+/// What `agent` does with `answer` on its native event `event`, in an
+/// interactive session. `tool` is the native tool name the event is about
+/// (default: the agent's shell tool); it matters for Codex's `updatedInput`
+/// rules, Cursor's MCP output replacement and the model's text.
 pub fn predict(agent: Provider, event: &str, tool: Option<&str>, answer: &Answer) -> Prediction {
+    predict_in(agent, event, tool, answer, Mode::Interactive)
+}
+
+/// [`predict`] in a given [`Mode`].
+pub fn predict_in(
+    agent: Provider,
+    event: &str,
+    tool: Option<&str>,
+    answer: &Answer,
+    mode: Mode,
+) -> Prediction {
+    let tool = tool.or(Some(shell_tool(agent)));
     let mut p = reader(agent)(event, tool, answer);
     common_warnings(&mut p, answer, invocation(agent));
+    if mode == Mode::Headless {
+        headless(&mut p);
+    }
     p
+}
+
+/// What an interactive effect becomes in a headless run.
+fn headless(p: &mut Prediction) {
+    match p.effect {
+        Effect::ToolRunsWithoutPrompt => p.effect = Effect::ToolRuns,
+        Effect::AsksUser => match p.agent {
+            Provider::ClaudeCode => {
+                // `-p`: ask acts as deny; the model gets the bare reason.
+                p.effect = Effect::ToolBlocked;
+                p.model_sees = p.user_sees.take();
+            }
+            Provider::Copilot => {
+                p.effect = Effect::ToolBlocked;
+                let r = p.user_sees.take().unwrap_or_default();
+                p.model_sees = Some(format!(
+                    "Denied by preToolUse hook (unable to ask user for confirmation): {r}"
+                ));
+            }
+            Provider::Openclaw => {
+                p.effect = Effect::ToolBlocked;
+                p.model_sees = Some(
+                    "Plugin approval unavailable: non-interactive CLI runs have no \
+                     approval-capable initiating surface."
+                        .into(),
+                );
+            }
+            // Gemini hangs (warned `hangs_headless`); Cursor: unknown.
+            _ => {}
+        },
+        _ => {}
+    }
 }
 
 /// Warnings every agent shares: a timeout, a crash, JSON on stderr where

@@ -26,7 +26,21 @@ pub(crate) static HOOKS: HookInvocation = HookInvocation {
 };
 
 pub(crate) fn read(event: &str, tool: Option<&str>, a: &Answer) -> Prediction {
-    let (mut r, _) = from_host(Provider::ClaudeCode, event, tool, a);
+    let (mut r, out) = from_host(Provider::ClaudeCode, event, tool, a);
+    // Observed (2.1.328): a JSON deny on PreToolUse reaches the model as
+    // `PreToolUse:<tool> hook error: <reason>`; an exit-2 block as the bare
+    // stderr.
+    if event == "PreToolUse"
+        && a.exit != Some(2)
+        && out.decision == Some(crate::host::output::HookDecision::Deny)
+    {
+        if let Some(m) = r.model_text().map(str::to_string) {
+            r.set_model(format!(
+                "PreToolUse:{} hook error: {m}",
+                tool.unwrap_or("Bash")
+            ));
+        }
+    }
     let spec = events::spec(Dialect::ClaudeCode, event);
     let t = a.stdout.trim();
     match a.exit {

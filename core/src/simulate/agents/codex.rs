@@ -25,6 +25,13 @@ pub(crate) static HOOKS: HookInvocation = HookInvocation {
 
 pub(crate) fn read(event: &str, tool: Option<&str>, a: &Answer) -> Prediction {
     let (mut r, out) = from_host(Provider::Codex, event, tool, a);
+    // Observed (0.171.0): `Command blocked by PreToolUse hook: <reason>`
+    // (then `. Command: <the command>`), for a JSON deny and exit 2 alike.
+    if event == "PreToolUse" && r.current() == crate::simulate::Effect::ToolBlocked {
+        if let Some(m) = r.model_text().map(str::to_string) {
+            r.set_model(format!("Command blocked by PreToolUse hook: {m}"));
+        }
+    }
     let failed = out.status == OutputStatus::Failed;
     let t = a.stdout.trim();
     match a.exit {

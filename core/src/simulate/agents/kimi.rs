@@ -149,9 +149,13 @@ pub(crate) fn read(event: &str, _tool: Option<&str>, a: &Answer) -> Prediction {
 fn block(r: &mut Reading, reason: &str) {
     match r.kind() {
         Kind::ToolPre => {
+            // Observed (2.1.0): `Wall time: ... seconds\n<system>ERROR: Tool
+            // execution failed.</system>\n<reason>`.
             r.decision("deny")
                 .effect(Effect::ToolBlocked)
-                .model(reason.to_string());
+                .model(format!(
+                    "<system>ERROR: Tool execution failed.</system>\n{reason}"
+                ));
         }
         Kind::PromptSubmitted => {
             r.decision("block")
