@@ -57,7 +57,8 @@ fn json_has_the_stable_fields() {
         assert_eq!(o["prediction"]["effect"], "tool_blocked", "{o}");
         assert_eq!(o["answer"]["exit"], 2);
     }
-    assert_eq!(v[0]["prediction"]["model_sees"], "no deletes");
+    let seen = v[0]["prediction"]["model_sees"].as_str().unwrap_or("");
+    assert!(seen.ends_with("no deletes"), "{seen}");
     assert_eq!(v[1]["prediction"]["warnings"][0]["code"], "reason_dropped");
 }
 
