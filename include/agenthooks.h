@@ -1570,6 +1570,28 @@ bool ah_run_args_reads_stdin(const struct ah_run_args *args);
 struct ah_str ah_run_args_warnings(const struct ah_run_args *args);
 
 /**
+ * Sets the state root of the calls prepared with these arguments (Cursor
+ * dedupe markers, the stop-continuation counter) instead of the user's
+ * (`$AGENTHOOKS_STATE_DIR`, ...): for embedding and test kits, which give
+ * each simulated call a fresh directory so one call's markers cannot
+ * suppress the next. `dir` is UTF-8 (pointer + length); NULL restores the
+ * default. The directory is created private (0700) on first use and
+ * verified like the default root. Fails only with `AH_ERR_NULL_ARG`
+ * (`args`) or `AH_ERR_INVALID_UTF8`; then nothing changes and, if `err`
+ * is not NULL, `*err` gets an owned error. Needs exclusive access to
+ * `args`; keeps no pointer after return.
+ *
+ * # Safety
+ * `args` must be NULL or a live `ah_run_args` no other thread uses during
+ * the call; `dir` NULL or pointing at `dir_len` readable bytes; `err`
+ * NULL or writable.
+ */
+ah_status ah_run_args_set_state_dir(struct ah_run_args *args,
+                                    const uint8_t *dir,
+                                    size_t dir_len,
+                                    struct ah_error **err);
+
+/**
  * Frees parsed arguments. NULL is a no-op; freeing twice is undefined
  * behaviour. Needs exclusive access.
  *

@@ -260,6 +260,38 @@ pub unsafe extern "C" fn ah_run_args_warnings(args: *const ah_run_args) -> ah_st
     })
 }
 
+/// Sets the state root of the calls prepared with these arguments (Cursor
+/// dedupe markers, the stop-continuation counter) instead of the user's
+/// (`$AGENTHOOKS_STATE_DIR`, ...): for embedding and test kits, which give
+/// each simulated call a fresh directory so one call's markers cannot
+/// suppress the next. `dir` is UTF-8 (pointer + length); NULL restores the
+/// default. The directory is created private (0700) on first use and
+/// verified like the default root. Fails only with `AH_ERR_NULL_ARG`
+/// (`args`) or `AH_ERR_INVALID_UTF8`; then nothing changes and, if `err`
+/// is not NULL, `*err` gets an owned error. Needs exclusive access to
+/// `args`; keeps no pointer after return.
+///
+/// # Safety
+/// `args` must be NULL or a live `ah_run_args` no other thread uses during
+/// the call; `dir` NULL or pointing at `dir_len` readable bytes; `err`
+/// NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_run_args_set_state_dir(
+    args: *mut ah_run_args,
+    dir: *const u8,
+    dir_len: usize,
+    err: *mut *mut ah_error,
+) -> ah_status {
+    guard(err, || {
+        // SAFETY: caller contract above.
+        let dir = unsafe { ptr::opt_text(dir, dir_len, "dir") }?;
+        // SAFETY: as above (exclusive access).
+        let a = unsafe { ptr::borrow_mut(args, "args") }?;
+        a.plan.args.state_dir = dir.map(std::path::PathBuf::from);
+        Ok(())
+    })
+}
+
 /// Frees parsed arguments. NULL is a no-op; freeing twice is undefined
 /// behaviour. Needs exclusive access.
 ///

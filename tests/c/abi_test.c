@@ -1432,6 +1432,38 @@ static void test_runtime(void) {
   CHECK(ah_run_args_max_bytes(a) == ah_default_max_bytes() && ah_default_max_bytes() > 0, "max bytes");
   CHECK(str_eq(ah_run_args_command(a), "run") && ah_run_args_reads_stdin(a), "command run, reads stdin");
   CHECK(str_eq(ah_run_args_warnings(a), ""), "no warnings");
+  CHECK(ah_run_args_set_state_dir(NULL, S("/x"), NULL) == AH_ERR_NULL_ARG, "state dir: NULL args");
+  CHECK(ah_run_args_set_state_dir(a, S(BAD_UTF8), NULL) == AH_ERR_INVALID_UTF8, "state dir: utf8");
+  CHECK(ah_run_args_set_state_dir(a, NULL, 0, NULL) == AH_OK, "state dir: NULL is the default");
+  ah_run_args_free(a);
+  {
+    /* A state dir of its own per call: Cursor's dedupe marker of one call
+       suppresses the same call in that dir only. */
+    char d1[] = "/tmp/ah-abi-state-XXXXXX", d2[] = "/tmp/ah-abi-state-XXXXXX";
+    CHECK(mkdtemp(d1) && mkdtemp(d2), "mkdtemp");
+    const char *cur[] = {"g", "agenthooks", "run", "--provider=cursor"};
+    const char *pl = "{\"hook_event_name\":\"preToolUse\",\"conversation_id\":\"c-1\",\"generation_id\":\"g-1\","
+                     "\"tool_name\":\"Shell\",\"tool_input\":{\"command\":\"ls\"},\"tool_use_id\":\"t-1\"}";
+    const char *dirs[] = {d1, d1, d2};
+    const bool dup[] = {false, true, false};
+    for (int i = 0; i < 3; i++) {
+      ah_run_args *c = NULL;
+      ah_invocation *ci = NULL;
+      ah_response *cr = NULL;
+      CHECK(ah_run_args_parse(cur, 4, &c, NULL) == AH_OK && c, "state dir: parse");
+      CHECK(ah_run_args_set_state_dir(c, S(dirs[i]), NULL) == AH_OK, "state dir: set");
+      CHECK(ah_invocation_prepare(c, NULL, 0, S(pl), NULL, &ci, &cr, NULL) == AH_OK && (ci != NULL) != dup[i] &&
+                (cr != NULL) == dup[i],
+            "state dir: call %d %s", i, dup[i] ? "suppressed" : "handled");
+      ah_invocation_free(ci);
+      ah_response_free(cr);
+      ah_run_args_free(c);
+    }
+    char cmd[96];
+    snprintf(cmd, sizeof cmd, "rm -rf %s %s", d1, d2);
+    CHECK(system(cmd) == 0, "rm state dirs");
+  }
+  CHECK(ah_run_args_parse(argv, 6, &a, NULL) == AH_OK && a, "parse again");
   const char *serve[] = {"g", "agenthooks", "serve", "--provider=opencode"};
   ah_run_args *sv = NULL;
   CHECK(ah_run_args_parse(serve, 4, &sv, NULL) == AH_OK && str_eq(ah_run_args_command(sv), "serve") &&
