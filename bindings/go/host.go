@@ -133,16 +133,18 @@ func jsonCall(which int, req []byte, out any) error {
 		st = C.ah_host_run_json(p, n, &buf, &cerr)
 	case callMatcher:
 		st = C.ah_matcher_json(p, n, &buf, &cerr)
+	case callInstall:
+		st = C.ah_install_json(p, n, &buf, &cerr)
 	case callPredict:
 		st = C.ah_predict_json(p, n, &buf, &cerr)
 	case callSimulate:
 		st = C.ah_simulate_json(p, n, &buf, &cerr)
 	case callCorpus:
 		st = C.ah_fixture_corpus_json(p, n, &buf, &cerr)
-	case callPayloads:
+	case callScenarioPayloads:
 		st = C.ah_scenario_payloads_json(p, n, &buf, &cerr)
 	default:
-		st = C.ah_install_json(p, n, &buf, &cerr)
+		return newError("invalid_argument", "no JSON entry point %d", which)
 	}
 	if st != C.AH_OK {
 		return errorOf(st, cerr)
@@ -176,10 +178,11 @@ const (
 	callHostRun = iota
 	callMatcher
 	callInstall
+	// The test kit's entry points (internal/kit, package agenthookstest).
 	callPredict
 	callSimulate
 	callCorpus
-	callPayloads
+	callScenarioPayloads
 )
 
 // HostRun runs the hooks of a Claude Code or Codex configuration for one

@@ -67,6 +67,13 @@ func (w guardWriter) Write(b []byte) (int, error) {
 // fail policy; stdin is read first, and a JSON object as the last argument
 // is the payload only when stdin is empty.
 func Run(ctx context.Context, r *Router, argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return run(ctx, r, argv, stdin, stdout, stderr, "")
+}
+
+// run is Run with the state root of the call (Cursor dedupe markers, the
+// stop-continuation counter) set to stateDir; "" is the user's. The test
+// kit gives each call a fresh one (internal/kit).
+func run(ctx context.Context, r *Router, argv []string, stdin io.Reader, stdout, stderr io.Writer, stateDir string) int {
 	args, ans, err := startRun(argv)
 	if err != nil {
 		// Only invalid UTF-8 in argv gets here: no config can be read.
@@ -78,6 +85,15 @@ func Run(ctx context.Context, r *Router, argv []string, stdin io.Reader, stdout,
 		return write(takeResponse(ans), stdout, stderr)
 	}
 	defer C.ah_run_args_free(args)
+	if stateDir != "" {
+		p, n := strArg(stateDir)
+		var cerr *C.ah_error
+		if st := C.ah_run_args_set_state_dir(args, p, n, &cerr); st != C.AH_OK {
+			code, msg := codeAndMessage(errorOf(st, cerr))
+			fmt.Fprintf(stderr, "agenthooks: %s: %s\n", code, msg)
+			return 0
+		}
+	}
 	if !C.ah_run_args_reads_stdin(args) {
 		io.WriteString(stderr, goString(C.ah_run_args_warnings(args)))
 		return serve(ctx, r, args, stdin, stdout, stderr)
