@@ -14,6 +14,11 @@ import (
 )
 
 func main() {
+	agenthooks.Main(newRouter())
+}
+
+// newRouter is the guard's router (main_test.go runs it on every agent).
+func newRouter() *agenthooks.Router {
 	r := agenthooks.NewRouter(agenthooks.WithPolicy(agenthooks.Policy{
 		Fail:        agenthooks.FailClosed,
 		AskFallback: agenthooks.AskFallbackDeny,
@@ -51,5 +56,5 @@ func main() {
 		}
 		return agenthooks.Continue("Run the test suite and report the result before you finish."), nil
 	})
-	agenthooks.Main(r)
+	return r
 }
