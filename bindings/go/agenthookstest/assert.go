@@ -48,12 +48,22 @@ func failed(t testing.TB, what string, outcomes []Outcome, bad func(Outcome) boo
 
 // AssertBlockedEverywhere checks that every agent whose event can block
 // (its capability row) blocked it: tool_blocked or prompt_blocked. Agents
-// whose event cannot block are not checked.
+// whose event cannot block are not checked; when none can, it fails.
 func AssertBlockedEverywhere(t testing.TB, outcomes ...Outcome) bool {
 	t.Helper()
-	return failed(t, "not blocked on every agent that can block", outcomes, func(o Outcome) bool {
-		return canBlock(o.Agent, o.Event) && !o.Effect().IsBlock()
+	var blockable int
+	ok := failed(t, "not blocked on every agent that can block", outcomes, func(o Outcome) bool {
+		if !canBlock(o.Agent, o.Event) {
+			return false
+		}
+		blockable++
+		return !o.Effect().IsBlock()
 	})
+	if ok && blockable == 0 {
+		t.Errorf("agenthookstest: not blocked on every agent that can block: no agent that ran can block this event (%s)", outcomes[0].Scenario)
+		return false
+	}
+	return ok
 }
 
 // failures are the warnings of a run that did not answer cleanly.

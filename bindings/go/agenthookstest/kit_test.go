@@ -218,6 +218,22 @@ func TestRunsEverywhereFailsOnBlockAndOnAFailingHook(t *testing.T) {
 	aht.AssertBlockedEverywhere(t, broken...)
 }
 
+// After a tool ran no agent can block it any more (capability rows):
+// asserting a block there is a mistake in the test, reported as such.
+func TestBlockedEverywhereOnAnUnblockableEvent(t *testing.T) {
+	post := aht.AcrossAgents(t, guard(), aht.Shell("rm -rf build").After())
+	for _, o := range post {
+		if c, err := agenthooks.CapabilityOf(o.Agent, o.Event); err != nil || c.CanBlock {
+			t.Fatalf("%s %s: can block (%v): pick another unblockable event", o.Agent, o.Event, err)
+		}
+	}
+	aht.AssertEffectEverywhere(t, aht.NoEffect, post...)
+	msg := expectFail(t, "nothing can block", func(tb testing.TB) bool { return aht.AssertBlockedEverywhere(tb, post...) })
+	if !strings.Contains(msg, "no agent that ran can block") {
+		t.Errorf("message: %s", msg)
+	}
+}
+
 func TestSkippedAgentsAreNotChecked(t *testing.T) {
 	// Codex has no file-read tool: the read scenario skips it.
 	o := aht.RunRouter(t, guard(), "codex", aht.Read(".env"))
