@@ -105,17 +105,26 @@ def _complete(router: Router, inv: Invocation) -> Tuple[Response, bool]:
     return inv.complete_error(outcome if outcome is not None else RuntimeError("no outcome")), True
 
 
-def run(router: Router, argv: Sequence[str], payload: Union[bytes, str]) -> Response:
+def run(
+    router: Router,
+    argv: Sequence[str],
+    payload: Union[bytes, str],
+    *,
+    state_dir: Optional[str] = None,
+) -> Response:
     """One hook invocation in-process (for tests and embedding): what
     ``main`` would answer for ``argv`` and this stdin payload (``b""`` for
     an empty stdin), without touching the process's stdout or exiting. A
     hung handler is abandoned on its daemon thread. ``serve`` is not run
-    in-process (exit 2, as the core's ``run_argv``)."""
+    in-process (exit 2, as the core's ``run_argv``). ``state_dir`` (an
+    absolute path) holds the state kept between runs (Cursor dedupe
+    markers, the stop-continuation count) instead of the user's state
+    root; ``agenthooks.testing`` gives every run a fresh one."""
     if getattr(_native, "NATIVE_UNAVAILABLE", None):  # the core cannot load: _failsafe.py
         from . import _failsafe
 
         return _failsafe.run(router, argv, payload)  # type: ignore[return-value]
-    args = _native.launch(list(argv))
+    args = _native.launch(list(argv), state_dir=state_dir)
     if isinstance(args, Response):
         return args
     if args.command == "serve":
