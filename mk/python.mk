@@ -4,7 +4,8 @@
 #
 #   make python-test    tier 1: clippy, wheel, pytest (fixtures, router, main
 #                       end to end, README, mypy --strict, stubtest, wheel
-#                       into fresh venvs)
+#                       into fresh venvs; the example guard's tests in
+#                       examples/python, through agenthooks.testing)
 #   make python-bench   boundary-overhead numbers (docs/benchmarks.md)
 #   make python-demo    the Python example guard on showcase payloads
 
@@ -52,7 +53,7 @@ python-clippy: $(PY_STAMP)
 ## python-test: clippy, then pytest against the installed wheel (incl. mypy --strict and stubtest)
 python-test: python-clippy python-install
 	$(CARGO) build -q -p agenthooks-cli -p guard
-	cd $(PY_DIR) && ../../$(PY_BIN) -m pytest -q -p no:cacheprovider tests
+	cd $(PY_DIR) && ../../$(PY_BIN) -m pytest -q -p no:cacheprovider tests ../../examples/python
 
 ## python-bench: decode+respond per call through Python (beside the Rust
 ## numbers of the same criterion groups, and cchooks), hook process overhead
