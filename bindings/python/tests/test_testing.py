@@ -292,12 +292,13 @@ def test_an_assertion_over_no_agent_fails() -> None:
 
 
 def test_blocked_everywhere_needs_an_event_that_can_block() -> None:
-    outcomes = aht.across_agents(deny_all(), aht.shell("ls", after=True))
-    assert all(not aht.can_block(o.agent, o.event) or o.agent for o in outcomes)
-    blockable = [o for o in outcomes if o.ran and aht.can_block(o.agent, o.event)]
-    if not blockable:
-        with pytest.raises(AssertionError, match="no agent that ran can block"):
-            aht.assert_blocked_everywhere(outcomes)
+    # No agent can block a session start: "blocked everywhere" cannot hold.
+    starts = [aht.corpus(agent, "session.start")[0] for agent in aht.AGENTS]
+    outcomes = [aht.run_router(deny_all(), e.agent, e) for e in starts]
+    assert all(o.ran and not aht.can_block(o.agent, o.event) for o in outcomes)
+    with pytest.raises(AssertionError, match="no agent that ran can block"):
+        aht.assert_blocked_everywhere(outcomes)
+    aht.assert_runs_everywhere(outcomes)
 
 
 def test_native_payloads_and_corpus_entries() -> None:
