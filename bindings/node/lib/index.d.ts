@@ -486,9 +486,15 @@ export declare function decideWithDeadline(router: Router, event: Event, deadlin
 /**
  * One author-side run without process side effects: what `main` would
  * answer for this argv and stdin (usage without the `agenthooks` word,
- * exit 64; the fail policy's answer for a bad argv value).
+ * exit 64; the fail policy's answer for a bad argv value). `args`
+ * replaces the parsed arguments (e.g. `{ ...parseArgs(argv)!, stateDir }`).
  */
-export declare function run(router: Router, argv: string[], payload?: string | Uint8Array | null): Promise<Response>
+export declare function run(
+  router: Router,
+  argv: string[],
+  payload?: string | Uint8Array | null,
+  args?: RunArgs,
+): Promise<Response>
 /** The whole author-side run: argv, stdin, handlers, answer, exit. Never returns. */
 /**
  * The `serve` loop (the OpenCode / OpenClaw plugin bridges) without process

@@ -919,9 +919,11 @@ async function serve(router, argv, input, args) {
  * and exit 64 without the word; an unknown option is a warning; a bad
  * value or an unknown provider is answered per the fail policy; a JSON
  * object as the last argument is the payload only when stdin is empty).
- * `serve` is not run in-process (exit 2).
+ * `serve` is not run in-process (exit 2). `args` optionally replaces the
+ * parsed arguments (e.g. `{...parseArgs(argv), stateDir}`: the test kit
+ * keeps each run's dedupe and loop-guard state apart).
  */
-async function run(router, argv, payload) {
+async function run(router, argv, payload, args) {
   if (native.unavailable) return failsafe.run(router, argv, payload)
   const l = native.launch(argv)
   if (!(l instanceof native.NativePlan)) return l
@@ -932,7 +934,7 @@ async function run(router, argv, payload) {
   if (payload !== undefined && payload !== null) {
     bytes = typeof payload === 'string' ? Buffer.from(payload) : payloadArg(payload)
   }
-  const prepared = call(() => l.prepare(l.args, policyJsonOf(router), bytes))
+  const prepared = call(() => l.prepare(args ?? l.args, policyJsonOf(router), bytes))
   if (!(prepared instanceof native.NativeInvocation)) return prepared
   return completeInvocation(router, prepared)
 }
