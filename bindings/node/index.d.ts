@@ -330,7 +330,7 @@ export declare function failResponse(providerId: string, event: ExternalObject<'
 export declare function failResponseForPayload(providerId: string, payload: string | Buffer, error: NativeError, policyJson?: string | undefined | null): Response
 
 /**
- * The fixture corpus shipped in the library
+ * The fixture corpus embedded in the core
  * (`agenthooks::simulate::json::corpus_json`).
  */
 export declare function fixtureCorpusJson(request: string): string
@@ -437,8 +437,8 @@ export declare function policyDeadlineMs(json?: string | undefined | null, timeo
 export declare function policyNormalize(json?: string | undefined | null): string
 
 /**
- * What an agent does with a hook's answer (the test kit's behaviour
- * reader, `agenthooks::simulate::json::predict_json`).
+ * What an agent does with a hook's answer
+ * (`agenthooks::simulate::json::predict_json`).
  */
 export declare function predictJson(request: string): string
 
@@ -509,6 +509,9 @@ export declare function scenarioPayloadsJson(request: string): string
  * blocks until the hook runs finish (each bounded by its timeout).
  */
 export declare function simulateJson(request: string): string
+
+/** [`simulate_json`] on a worker thread: resolves to the response JSON text. */
+export declare function simulateJsonAsync(request: string): Promise<string>
 
 /** The crate version (the workspace version). */
 export declare function version(): string

@@ -893,5 +893,6 @@ module.exports.routerHandles = nativeBinding.routerHandles
 module.exports.routerNew = nativeBinding.routerNew
 module.exports.scenarioPayloadsJson = nativeBinding.scenarioPayloadsJson
 module.exports.simulateJson = nativeBinding.simulateJson
+module.exports.simulateJsonAsync = nativeBinding.simulateJsonAsync
 module.exports.version = nativeBinding.version
 module.exports.whenMatches = nativeBinding.whenMatches

@@ -19,6 +19,7 @@ mod merge;
 mod router;
 mod runtime;
 mod serve;
+mod testing;
 
 use agenthooks::{ErrorCode, Kind, Provider};
 use napi_derive::napi;

@@ -15,6 +15,10 @@ const native = require('../index.js')
 const LIB_SRC = fs.readFileSync(path.join(PKG, 'lib/index.js'), 'utf8')
 const DTS = fs.readFileSync(path.join(PKG, 'lib/index.d.ts'), 'utf8')
 const MJS = fs.readFileSync(path.join(PKG, 'lib/index.mjs'), 'utf8')
+const testing = require('../lib/testing.js')
+const TESTING_SRC = fs.readFileSync(path.join(PKG, 'lib/testing.js'), 'utf8')
+const TESTING_DTS = fs.readFileSync(path.join(PKG, 'lib/testing.d.ts'), 'utf8')
+const TESTING_MJS = fs.readFileSync(path.join(PKG, 'lib/testing.mjs'), 'utf8')
 
 // Core public API -> JS export (string) or why it is not wrapped.
 const CORE = {
@@ -65,8 +69,36 @@ const CORE = {
   'host (typed RegistryBuilder, plan, runner, audit)': 'through hostRun: one JSON call, the same shapes as `agenthooks host run`',
   'install (typed Manifest, Target, plan, apply, doctor::report)': 'through install / uninstall / doctor: one JSON call each, the CLI shapes',
   'simulate::json (predict, simulate, corpus, scenario payloads: the test kit)': ['predict', 'simulate', 'fixtureCorpus', 'scenarioPayloads'],
-  'testing (the Rust test kit)': 'Rust-only helpers; the Node test kit builds on predict / simulate / fixtureCorpus / scenarioPayloads',
+  'testing (the Rust test kit)':
+    'agenthooks/testing (lib/testing.js, mapped below): over predict / fixtureCorpus / scenarioPayloads, simulate on a worker thread, routers through run',
+  'simulate (typed predict, simulate, route, answer_with, Scenario, Outcome, table)':
+    'through the JSON calls; agenthooks/testing runs a router through run (the session main drives), not route',
   'failsafe (table, MARKER)': 'rendered at build time into lib/fail-table.json, which lib/failsafe.js reads when the addon cannot load',
+}
+
+// agenthooks/testing: runtime exports of lib/testing.js -> the core item behind each.
+const TESTING = {
+  AGENTS: 'Provider::ALL',
+  EFFECTS: 'simulate::Effect::ALL',
+  WARNINGS: 'simulate::WARNING_NAMES',
+  Scenario: 'simulate::Scenario (shell, edit, read, prompt, stop, payload)',
+  corpus: 'simulate::json::corpus_json',
+  payloads: 'simulate::json::scenario_payloads_json',
+  predict: 'simulate::json::predict_json',
+  runRouter: 'runtime (through run) + predict_json',
+  runHook: 'simulate::json::simulate_json',
+  acrossAgents: 'run / simulate_json over every agent',
+  outcomeOf: 'testing::effect_of',
+  effectOf: 'testing::effect_of',
+  canBlock: 'testing::can_block',
+  describeOutcome: 'simulate::table::answer_summary',
+  assertRan: 'testing::assert_ran',
+  assertBlockedEverywhere: 'testing::assert_blocked_everywhere',
+  assertRunsEverywhere: 'the action goes ahead on every agent (not in the Rust kit)',
+  assertNoEmptyAllow: 'testing::assert_no_empty_allow',
+  assertNoWarning: 'testing::assert_no_warning',
+  assertEffect: 'testing::assert_effect',
+  assertEffectEverywhere: 'testing::assert_effect_everywhere',
 }
 
 function dtsExports() {
@@ -81,8 +113,18 @@ test('runtime exports, typings and the ESM wrapper agree', () => {
 })
 
 test('every addon export is used by the JS layer', () => {
-  const unused = Object.keys(native).filter((k) => k !== '__napiBindingTarget' && !LIB_SRC.includes(`native.${k}`))
+  const src = LIB_SRC + TESTING_SRC
+  const unused = Object.keys(native).filter((k) => k !== '__napiBindingTarget' && !src.includes(`native.${k}`))
   assert.deepEqual(unused, [])
+})
+
+test('agenthooks/testing: runtime exports, typings, the ESM wrapper and the core map agree', () => {
+  const runtime = Object.keys(testing).sort()
+  const dts = [...TESTING_DTS.matchAll(/^export declare (?:class|function|const) (\w+)/gm)].map((m) => m[1])
+  assert.deepEqual([...new Set(dts)].sort(), runtime, 'lib/testing.d.ts declares exactly the runtime exports')
+  const esm = [...TESTING_MJS.matchAll(/^ {2}(\w+),$/gm)].map((m) => m[1]).sort()
+  assert.deepEqual(esm, runtime, 'lib/testing.mjs re-exports every name (node scripts/gen-esm.mjs regenerates it)')
+  assert.deepEqual(Object.keys(TESTING).sort(), runtime, 'every testing export maps to a core item')
 })
 
 test('every public core API is wrapped or excluded with a reason', () => {
