@@ -9,6 +9,19 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
+import { capability } from 'agenthooks'
+import {
+  Scenario,
+  acrossAgents,
+  assertBlockedEverywhere,
+  assertEffect,
+  assertEffectEverywhere,
+  assertNoEmptyAllow,
+  assertRunsEverywhere,
+  corpus,
+  describeOutcome,
+} from 'agenthooks/testing'
+
 const HERE = path.dirname(fileURLToPath(import.meta.url))
 const REPO = path.resolve(HERE, '../../..')
 const NODE_GUARD = path.join(REPO, 'examples/node/guard.mjs')
@@ -93,4 +106,63 @@ test('the Node guard answers like the Rust guard', { skip: fs.existsSync(RUST_GU
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true })
   }
+})
+
+// The same guard through agenthooks/testing: run out of process as each of
+// the eight agents runs its hooks, judged by what each agent then does.
+// The argv `agenthooks install` writes: the provider, and the event for
+// payloads that do not name theirs.
+const GUARD_ARGV = [process.execPath, NODE_GUARD, 'agenthooks', 'run', '--provider={agent}', '--event={event}']
+
+const can = (o, modifier) => capability(o.agent, o.event).modifiers.includes(modifier)
+
+test('the Node guard on every agent (agenthooks/testing)', async () => {
+  const scenarios = {
+    rm: Scenario.shell('rm -rf build/'),
+    push: Scenario.shell('git push --force origin main'),
+    npm: Scenario.shell('npm install'),
+    ls: Scenario.shell('ls -la'),
+    cat: Scenario.shell('cat README.md'),
+    prompt: Scenario.prompt('Fix the flaky test'),
+    stop: Scenario.stop(),
+  }
+  const names = Object.keys(scenarios)
+  const all = await acrossAgents(GUARD_ARGV, Object.values(scenarios))
+  const by = Object.fromEntries(names.map((n, i) => [n, all.slice(i * 8, i * 8 + 8)]))
+  assert.equal(all.length, names.length * 8)
+
+  // Destructive commands never run, and nowhere as an accidental allow.
+  assertBlockedEverywhere(by.rm)
+  assertNoEmptyAllow(by.rm)
+  // A force-push is asked about where the agent can ask, else denied (the
+  // guard's ask fallback): it never just runs.
+  for (const o of by.push) assert.ok(['asks_user', 'tool_blocked'].includes(o.prediction.effect), describeOutcome(o))
+  assertEffect(by.push, 'asks_user', 'claude-code')
+  assertEffect(by.push, 'tool_blocked', 'codex')
+  // `npm install` becomes `npm ci` wherever the agent takes a rewritten input.
+  for (const o of by.npm) {
+    if (can(o, 'updated_input')) assertEffect(o, 'tool_runs_with_input_rewritten')
+    else assert.ok(!['tool_blocked', 'asks_user'].includes(o.prediction.effect), describeOutcome(o))
+  }
+  // `ls` is approved (no prompt where the agent would ask); anything else is
+  // left to the agent, never as an empty allow.
+  assertRunsEverywhere(by.ls)
+  assertEffect(by.ls, 'tool_runs_without_prompt', 'claude-code')
+  assertRunsEverywhere(by.cat)
+  assertNoEmptyAllow(by.cat)
+  assertRunsEverywhere(by.prompt)
+  // Stopping before the tests ran: the agent is sent back to run them.
+  assertEffectEverywhere(by.stop, 'agent_continues')
+})
+
+test('the Node guard adds its rule at every session start that takes context (agenthooks/testing)', async () => {
+  const outcomes = await acrossAgents(GUARD_ARGV, corpus({ kind: 'session.start' }))
+  const ran = outcomes.filter((o) => !o.skipped)
+  assert.ok(ran.length >= 8, `session starts: ${ran.length}`)
+  for (const o of ran) {
+    if (!can(o, 'context')) continue
+    assertEffect(o, 'context_injected')
+    assert.match(o.prediction.model_sees ?? '', /run the test suite/, describeOutcome(o))
+  }
+  assert.ok(ran.some((o) => can(o, 'context')))
 })

@@ -39,3 +39,23 @@ test('README example', () => {
   assert.equal(r.status, 0, r.stderr)
   assert.equal(r.stdout, '')
 })
+
+// The "Testing your hook" example runs as written (node:test inside), and
+// fails when its guard stops blocking.
+test('README testing example', () => {
+  const readme = fs.readFileSync(path.join(PKG, 'README.md'), 'utf8')
+  const m = readme.match(/<!-- testing:start -->\s*```js\n([^]*?)```\s*<!-- testing:end -->/)
+  assert.ok(m, 'README testing block')
+  // Not a subtest of this runner: its own TAP report on stdout.
+  const env = { ...process.env }
+  delete env.NODE_TEST_CONTEXT
+  const run = (code) => spawnSync(process.execPath, ['--input-type=module', '-e', code], { cwd: PKG, env, encoding: 'utf8' })
+  let r = run(m[1])
+  assert.equal(r.status, 0, r.stdout + r.stderr)
+  assert.match(r.stdout, /# pass 2/)
+  const broken = m[1].replace("Decision.deny('no recursive deletes')", 'Decision.noDecision()')
+  assert.notEqual(broken, m[1])
+  r = run(broken)
+  assert.notEqual(r.status, 0)
+  assert.match(r.stdout + r.stderr, /not blocked on every agent that can block/)
+})
