@@ -212,6 +212,8 @@ export interface PredictAnswerRequest {
   tool?: string | null | undefined
   /** The answer; a `run()` Response (`exit_code`) is accepted too. */
   answer: Partial<Answer> | { stdout: string; stderr: string; exit_code: number }
+  /** `headless`: a non-interactive run (nobody to ask); default `interactive`. */
+  mode?: 'interactive' | 'headless' | undefined
 }
 
 /** The decision form of `predict`: the decision is encoded for the payload first. */
@@ -221,6 +223,7 @@ export interface PredictDecisionRequest {
   event?: string | null | undefined
   decision: DecisionJson
   policy?: PolicyJson | null | undefined
+  mode?: 'interactive' | 'headless' | undefined
 }
 
 /** The fixture corpus shipped in the core, optionally of one agent and kind. */

@@ -243,7 +243,8 @@ function answerOf(a) {
  * hook's stdout, stderr, exit code; a `run()` Response works too), or
  * `{agent, payload, event?, decision, policy?}` (the decision is encoded
  * for that payload first; the answer comes back in `answer`; a Decision
- * and a Policy are taken as they are). Synchronous. Returns the
+ * and a Policy are taken as they are); `mode: 'headless'` reads it as a
+ * non-interactive run. Synchronous. Returns the
  * Prediction `{agent, event, kind, effect, decision?, model_sees?,
  * user_sees?, updated_input?, warnings}`.
  */

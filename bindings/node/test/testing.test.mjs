@@ -115,6 +115,11 @@ test('predict: the decision form encodes for the payload first; a Response is an
   assert.equal(typeof p.answer.stdout, 'string')
   const again = predict({ agent: 'claude-code', event: p.event, answer: { ...p.answer, exit_code: p.answer.exit, exit: undefined } })
   assert.equal(again.effect, 'tool_blocked')
+  // An ask: the user is asked at a terminal; headless, nobody can be.
+  const ask = predict({ agent: 'claude-code', payload: e.payload, decision: Decision.ask('sure?') })
+  assert.equal(ask.effect, 'asks_user')
+  const headless = predict({ agent: 'claude-code', event: ask.event, answer: ask.answer, mode: 'headless' })
+  assert.notEqual(headless.effect, 'asks_user')
   assert.throws(() => predict({ agent: 'claude-code' }), (err) => err.code === 'invalid_argument')
 })
 

@@ -56,7 +56,7 @@ export async function check(): Promise<void> {
   assertEffect([one], 'tool_blocked', 'claude-code')
   const e: Effect | undefined = effectOf(outcomes, 'cursor')
   const found: Outcome | undefined = outcomeOf(outcomes, 'cursor')
-  const p: Prediction = predict({ agent: 'codex', event: 'PreToolUse', answer: { stdout: '', stderr: '', exit: 0 } })
+  const p: Prediction = predict({ agent: 'codex', event: 'PreToolUse', answer: { stdout: '', stderr: '', exit: 0 }, mode: 'headless' })
   const enc: EncodedPrediction = predict({ agent: 'codex', payload: { hook_event_name: 'PreToolUse' }, decision: { kind: 'deny', reason: 'x' } })
   const w: WarningCode[] = p.warnings.map((x) => x.code)
   const n: number = payloads(Scenario.stop(), { agents: AGENTS }).length + EFFECTS.length
