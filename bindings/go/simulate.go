@@ -40,4 +40,6 @@ func FixtureCorpusJSON(req any) (json.RawMessage, error) { return rawCall(callCo
 
 // ScenarioPayloadsJSON returns each agent's payload for each scenario: req
 // is {"scenarios"?, "agents"?, "cwd"?}; the answer is {"cases": [...]}.
-func ScenarioPayloadsJSON(req any) (json.RawMessage, error) { return rawCall(callScenarioPayloads, req) }
+func ScenarioPayloadsJSON(req any) (json.RawMessage, error) {
+	return rawCall(callScenarioPayloads, req)
+}

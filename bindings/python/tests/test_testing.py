@@ -145,6 +145,8 @@ def behaviour_rows() -> List[Any]:
         doc = load_json(path)
         assert doc["agent"] == path.stem
         for row in doc["rows"]:
+            if "agent_version" in doc:  # observed on the real agent (tier 2)
+                row = {**row, "agent_version": doc["agent_version"]}
             rows.append(pytest.param(doc["agent"], row, id=f"{path.parent.name}/{path.stem}/{row['name']}"))
     return rows
 
@@ -167,10 +169,17 @@ def test_behaviour_vector(agent: str, row: Dict[str, Any]) -> None:
         exit=a.get("exit", 0),
         timed_out=a.get("timed_out", False),
     )
-    p = aht.predict(agent, row["event"], answer, tool=row.get("tool"))
+    # The observed rows come from headless runs (tier 2): read them as such;
+    # a real agent shows no warnings, so theirs need only be predicted.
+    observed = "agent_version" in row
+    p = aht.predict(agent, row["event"], answer, tool=row.get("tool"), mode="headless" if observed else None)
     assert p.agent == agent and p.event == row["event"]
     assert p.effect == aht.Effect(row["effect"])
-    assert set(p.warning_codes) == {aht.WarningCode(w).value for w in row.get("warnings", [])}
+    want = {aht.WarningCode(w).value for w in row.get("warnings", [])}
+    if observed:
+        assert want <= set(p.warning_codes)
+    else:
+        assert set(p.warning_codes) == want
     for key in ("model_sees", "user_sees"):
         if key not in row:
             continue

@@ -533,12 +533,18 @@ def corpus(agent: Optional[str] = None, kind: Optional[str] = None) -> List[Corp
     return list(_CORPUS[key])
 
 
-def predict(agent: str, event: str, answer: Answer, *, tool: Optional[str] = None) -> Prediction:
+def predict(
+    agent: str, event: str, answer: Answer, *, tool: Optional[str] = None, mode: Optional[str] = None
+) -> Prediction:
     """What ``agent`` does with ``answer`` on its native ``event`` (``tool``:
-    the native tool name, where it matters)."""
+    the native tool name, where it matters). ``mode``: ``"interactive"``
+    (the default: a user at the terminal) or ``"headless"`` (a
+    non-interactive run: nobody can be asked, see docs/testing.md)."""
     req: Dict[str, Any] = {"agent": str(agent), "event": event, "answer": answer.to_dict()}
     if tool is not None:
         req["tool"] = tool
+    if mode is not None:
+        req["mode"] = mode
     return Prediction._from(_call(_native.predict_json, req))
 
 
