@@ -31,6 +31,9 @@ from typing import Dict, Iterable, List, Set, Tuple
 # Names that are not files of this repository but of the agents (OpenClaw
 # loads `HOOK.md` hook folders): mentioned as the agents' own concepts.
 AGENT_FILE_NAMES = {"HOOK.md", "AGENTS.md", "CLAUDE.md", "GEMINI.md"}
+# Paths the agents read in a user's project (Copilot CLI's hook files) that
+# start like a directory of this repository (.github/ holds our workflows).
+AGENT_PATH_PREFIXES = (".github/hooks/",)
 
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)")
 BARE_MD = re.compile(r"(?<![\w./<>-])([A-Za-z0-9_][A-Za-z0-9_.-]*\.md)\b")
@@ -93,6 +96,8 @@ def check_path(root: Path, base: Path, tok: str) -> bool:
     tok = tok.split("#", 1)[0].split("::", 1)[0]
     if "vX.Y.Z" in tok:
         return True  # a tag name, not a path
+    if tok.startswith(AGENT_PATH_PREFIXES):
+        return True  # an agent's path in the user's project
     parts = tok.split("/")
     cut = [i for i, p in enumerate(parts) if re.search(r"[<>*{}$]", p)]
     if cut:
