@@ -29,8 +29,9 @@ demo:
 sim-corpus:
 	AGENTHOOKS_BLESS=1 $(CARGO) test -q -p agenthooks --test simulate_corpus -- embedded_corpus_matches_the_fixtures
 
-## test: tier 1 (fmt, clippy, build, unit + fixture suites) then tier 2 (real agents)
-test: tier1 tier2
+## test: tier 1 (fmt, clippy, build, unit + fixture suites), tier 2 (real
+## agents), tier 3 (the release artifacts built and installed as a user does)
+test: tier1 tier2 tier3
 	@echo "make test: all tiers done (see SKIPPED lines above, if any)"
 
 tier1: fmt-check clippy build unit bench-build fuzz-replay $(TIER1_EXTRA)
@@ -60,6 +61,13 @@ tier2 e2e: build
 	@# install-smoke last: it reuses agents the other suites installed.
 	@for t in $(filter-out install-smoke,$(TIER2_EXTRA)) $(filter install-smoke,$(TIER2_EXTRA)); do \
 		$(MAKE) --no-print-directory $$t || exit 1; done
+
+## tier 3: `make dist`, then each artifact installed the way a user installs
+## it, with no Rust toolchain on PATH (docs/release.md). Its own tier: the
+## release builds it needs (static CLI, manylinux wheel, packaged crates)
+## share nothing with tier 1's, about 5-7 minutes on a clean clone.
+tier3: test-dist
+	@echo "== tier 3 passed"
 
 ## dist: every release artifact into dist/, from the workspace version
 dist:
