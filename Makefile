@@ -16,7 +16,7 @@ DIST_PARTS :=
 DIST_TESTS :=
 include $(sort $(wildcard mk/*.mk))
 
-.PHONY: dist test-dist demo sim-corpus test tier1 tier2 fmt-check clippy build unit fixtures bench-build fuzz-replay bench fuzz e2e clean
+.PHONY: dist test-dist demo sim-corpus test tier1 tier2 tier3 fmt-check clippy build unit fixtures bench-build fuzz-replay bench fuzz e2e clean
 
 ## demo: build the example guard and answer a real-shaped payload of every supported event
 demo:
