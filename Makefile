@@ -18,7 +18,7 @@ include $(sort $(wildcard mk/*.mk))
 
 .PHONY: dist test-dist demo sim-corpus test tier1 tier2 tier3 fmt-check clippy build unit fixtures bench-build fuzz-replay bench fuzz e2e clean
 
-## demo: build the example guard and answer a real-shaped payload of every supported event
+## demo: the example guard on every agent, as an agent x scenario table (FULL=1: every fixture payload)
 demo:
 	$(CARGO) build -q -p guard -p agenthooks-cli
 	$(PYTHON) examples/demo.py $(if $(FULL),--full) target/debug/guard
