@@ -17,6 +17,7 @@
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod ancestry;
 pub mod capability;
 pub mod dedupe;
 pub mod detect;
