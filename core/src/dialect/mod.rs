@@ -168,10 +168,82 @@ pub fn native_events(provider: Provider) -> &'static [&'static str] {
 /// Encodes a decision for the event's agent, degrading per policy.
 pub fn respond(event: &Event, decision: &Decision, policy: &Policy) -> Result<Response, Error> {
     let cap = capability(event.provider, &event.native_name);
-    let (d, mut notes) = capability::plan(event, decision, policy, &cap)?;
-    let mut resp = (agent(event.provider).encode)(event, &d, policy, &mut notes)?;
+    if decision.patch_input.is_none() && decision.rewrite_conflicts.is_empty() {
+        let (d, mut notes) = capability::plan(event, decision, policy, &cap)?;
+        let mut resp = (agent(event.provider).encode)(event, &d, policy, &mut notes)?;
+        resp.notes = notes;
+        return Ok(resp);
+    }
+    decision.validate_for(event.kind)?;
+    let mut notes: Vec<Note> = decision
+        .rewrite_conflicts
+        .iter()
+        .map(|at| {
+            Note::new(
+                "rewrite_conflict",
+                Some(at),
+                None,
+                "several handlers rewrote this part of the tool input; the later one won",
+            )
+        })
+        .collect();
+    let patched = decision.patch_input.is_some();
+    let resolved = resolve_patch(event, decision)?;
+    let (d, mut planned) = capability::plan(event, &resolved, policy, &cap)
+        .map_err(|e| if patched { as_patch_error(e) } else { e })?;
+    let mut resp = (agent(event.provider).encode)(event, &d, policy, &mut planned)
+        .map_err(|e| if patched { as_patch_error(e) } else { e })?;
+    if patched && decision.updated_input.is_none() {
+        // The author wrote a patch: notes about the rewrite name it.
+        for n in &mut planned {
+            if n.from.as_deref() == Some("updated_input") {
+                n.from = Some("patch_input".into());
+            }
+        }
+    }
+    notes.append(&mut planned);
     resp.notes = notes;
     Ok(resp)
+}
+
+/// Turns `patch_input` into the whole rewritten input (`updated_input`):
+/// the patch applied to `updated_input` when the decision has one, else to
+/// the tool input as the agent sent it. Every agent's rewrite is then
+/// rendered from the full object (each replaces the arguments; Gemini's
+/// old shallow merge is reported by its encoder as `lossy_update`).
+pub fn resolve_patch(event: &Event, decision: &Decision) -> Result<Decision, Error> {
+    let mut d = decision.clone();
+    d.rewrite_conflicts.clear();
+    let Some(patch) = d.patch_input.take() else {
+        return Ok(d);
+    };
+    let mut input = match d.updated_input.take() {
+        Some(u) => u,
+        None => event
+            .tool
+            .as_ref()
+            .map(|t| t.input.clone())
+            .unwrap_or_default(),
+    };
+    crate::model::patch::apply(&mut input, &patch)?;
+    d.updated_input = Some(input);
+    Ok(d)
+}
+
+/// An error about the rewrite names the patch the author wrote.
+fn as_patch_error(e: Error) -> Error {
+    match e {
+        Error::UnsupportedDecision {
+            provider,
+            event,
+            what,
+        } if what == "updated_input" => Error::UnsupportedDecision {
+            provider,
+            event,
+            what: "patch_input".into(),
+        },
+        other => other,
+    }
 }
 
 /// The answer to a payload that failed to decode, per the fail policy.

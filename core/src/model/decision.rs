@@ -144,6 +144,17 @@ pub struct Decision {
     /// Replacement tool input (a whole object).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub updated_input: Option<Map<String, Value>>,
+    /// An RFC 7396 JSON merge patch against the tool input as the agent
+    /// sent it (`null` deletes a key); applied on top of `updated_input`
+    /// when both are set. The core renders the agent's own form.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub patch_input: Option<Map<String, Value>>,
+    /// Set by the router's fold: where several handlers' input rewrites
+    /// collided (JSON Pointers into the tool input of conflicting patch
+    /// keys, or `updated_input` for a whole-input replacement that
+    /// overrode another). Reported as `rewrite_conflict` notes.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rewrite_conflicts: Vec<String>,
     /// Replacement tool output.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replaced_output: Option<Value>,
@@ -170,6 +181,8 @@ impl Decision {
             block_reason: None,
             stop_agent: None,
             updated_input: None,
+            patch_input: None,
+            rewrite_conflicts: Vec::new(),
             replaced_output: None,
             native: None,
         }
@@ -256,6 +269,13 @@ impl Decision {
         self.updated_input = Some(input);
         self
     }
+    /// Patches the tool input: an RFC 7396 merge patch against the input
+    /// as the agent sent it (`null` deletes a key, objects merge, arrays
+    /// and scalars replace).
+    pub fn with_patch_input(mut self, patch: Map<String, Value>) -> Decision {
+        self.patch_input = Some(patch);
+        self
+    }
     /// Merges a native object into the answer.
     pub fn with_native(mut self, native: Map<String, Value>) -> Decision {
         self.native = Some(native);
@@ -281,6 +301,7 @@ impl Decision {
                 &[D::NoDecision, D::Allow, D::Deny, D::Ask, D::Defer],
                 &[
                     "updated_input",
+                    "patch_input",
                     "context",
                     "system_message",
                     "stop_agent",
@@ -319,6 +340,14 @@ impl Decision {
                 )));
             }
         }
+        if let Some(p) = &self.patch_input {
+            if crate::model::patch::checked_depth(p).is_none() {
+                return Err(Error::invalid_decision(format!(
+                    "patch_input is nested deeper than {} levels",
+                    crate::model::patch::MAX_PATCH_DEPTH
+                )));
+            }
+        }
         match self.kind {
             D::Continue
                 if nonempty(&self.instruction).is_none() && nonempty(&self.reason).is_none() =>
@@ -334,9 +363,10 @@ impl Decision {
 
     /// The optional modifiers and whether each is set (`native` is always
     /// allowed: it is the escape hatch).
-    pub fn modifiers_present(&self) -> [(&'static str, bool); 5] {
+    pub fn modifiers_present(&self) -> [(&'static str, bool); 6] {
         [
             ("updated_input", self.updated_input.is_some()),
+            ("patch_input", self.patch_input.is_some()),
             ("context", !self.context.is_empty()),
             ("system_message", self.system_message.is_some()),
             ("stop_agent", self.stop_agent.is_some()),
@@ -367,6 +397,10 @@ struct DecisionWire {
     stop_agent: Option<StopAgentWire>,
     #[serde(default)]
     updated_input: Option<Map<String, Value>>,
+    #[serde(default)]
+    patch_input: Option<Map<String, Value>>,
+    #[serde(default)]
+    rewrite_conflicts: Vec<String>,
     #[serde(default, deserialize_with = "some_value")]
     replaced_output: Option<Value>,
     #[serde(default)]
@@ -422,6 +456,8 @@ impl<'de> Deserialize<'de> for Decision {
             block_reason: w.block_reason,
             stop_agent,
             updated_input: w.updated_input,
+            patch_input: w.patch_input,
+            rewrite_conflicts: w.rewrite_conflicts,
             replaced_output: w.replaced_output,
             native: w.native,
         })

@@ -3,6 +3,7 @@
 mod decision;
 mod event;
 mod kind;
+pub mod patch;
 mod policy;
 mod provider;
 mod response;
