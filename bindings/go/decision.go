@@ -44,6 +44,13 @@ type Decision struct {
 	StopAgent *StopAgent `json:"stop_agent,omitempty"`
 	// UpdatedInput replaces the tool input (a whole object).
 	UpdatedInput map[string]any `json:"updated_input,omitempty"`
+	// PatchInput is an RFC 7396 merge patch against the tool input as the
+	// agent sent it (a nil value deletes a key, maps merge, slices and
+	// scalars replace); applied on top of UpdatedInput when both are set.
+	PatchInput map[string]any `json:"patch_input,omitempty"`
+	// RewriteConflicts is set by the router's fold: where handlers' input
+	// rewrites collided (JSON Pointers of patch keys, or "updated_input").
+	RewriteConflicts []string `json:"rewrite_conflicts,omitempty"`
 	// ReplacedOutput replaces the tool output the model sees.
 	ReplacedOutput any `json:"replaced_output,omitempty"`
 	// Native is merged verbatim into the agent's answer (escape hatch).
@@ -94,6 +101,21 @@ func (d Decision) MarshalJSON() ([]byte, error) {
 		if b, err = appendValue(b, "updated_input", d.UpdatedInput); err != nil {
 			return nil, err
 		}
+	}
+	if len(d.PatchInput) > 0 {
+		if b, err = appendValue(b, "patch_input", d.PatchInput); err != nil {
+			return nil, err
+		}
+	}
+	if len(d.RewriteConflicts) > 0 {
+		b = append(b, `,"rewrite_conflicts":[`...)
+		for i, c := range d.RewriteConflicts {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, c)
+		}
+		b = append(b, ']')
 	}
 	if d.ReplacedOutput != nil {
 		if b, err = appendValue(b, "replaced_output", d.ReplacedOutput); err != nil {
@@ -259,6 +281,14 @@ func (d Decision) WithStopAgent(reason string) Decision {
 // WithUpdatedInput returns the decision that rewrites the tool input.
 func (d Decision) WithUpdatedInput(input map[string]any) Decision {
 	d.UpdatedInput = input
+	return d
+}
+
+// WithPatchInput returns the decision that patches the tool input (an RFC
+// 7396 merge patch; several handlers' patches compose in order, and the
+// core renders each agent's own rewrite).
+func (d Decision) WithPatchInput(patch map[string]any) Decision {
+	d.PatchInput = patch
 	return d
 }
 

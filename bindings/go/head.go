@@ -252,6 +252,10 @@ func decisionFromJSON(b []byte) (Decision, error) {
 			})
 		case "updated_input":
 			return d.Decode(&out.UpdatedInput)
+		case "patch_input":
+			return d.Decode(&out.PatchInput)
+		case "rewrite_conflicts":
+			return d.Decode(&out.RewriteConflicts)
 		case "replaced_output":
 			return d.Decode(&out.ReplacedOutput)
 		case "native":

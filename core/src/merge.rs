@@ -274,8 +274,10 @@ mod tests {
     fn patches_compose_in_order_and_conflicts_name_the_later_winner() {
         use serde_json::json;
         let d = merge_first([
-            Decision::no_decision().with_patch_input(obj(json!({"command": "a", "env": {"X": "1"}}))),
-            Decision::no_decision().with_patch_input(obj(json!({"env": {"Y": "2"}, "timeout": null}))),
+            Decision::no_decision()
+                .with_patch_input(obj(json!({"command": "a", "env": {"X": "1"}}))),
+            Decision::no_decision()
+                .with_patch_input(obj(json!({"env": {"Y": "2"}, "timeout": null}))),
             Decision::allow().with_patch_input(obj(json!({"command": "b"}))),
             Decision::deny("never runs").with_patch_input(obj(json!({"command": "c"}))),
         ]);
@@ -291,7 +293,10 @@ mod tests {
             Decision::ask("q").with_patch_input(obj(json!({"a": null, "b": [1]}))),
         ]);
         assert_eq!(d.kind, DecisionKind::Ask);
-        assert_eq!(d.patch_input.map(Value::Object), Some(json!({"a": null, "b": [1]})));
+        assert_eq!(
+            d.patch_input.map(Value::Object),
+            Some(json!({"a": null, "b": [1]}))
+        );
         assert_eq!(d.rewrite_conflicts, vec!["/a"]);
     }
 

@@ -217,3 +217,59 @@ fn predict_json_decision_form_encodes_then_reads() {
         serde_json::from_str(&simulate::json::predict_json("{\"agent\":\"codex\"}")).expect("json");
     assert_eq!(bad["error"]["code"], "invalid_argument");
 }
+
+/// Two handlers' `patch_input` merge patches compose in order and every
+/// agent that takes a rewrite on the event runs the merged input: the
+/// patched keys changed, the untouched keys of the agent's own input kept
+/// (where the event takes no rewrite, e.g. Kimi Code or Cursor's
+/// beforeShellExecution, the original runs).
+#[test]
+fn route_patched_rewrites_run_the_merged_input() {
+    let patch = |v: serde_json::Value| v.as_object().cloned().unwrap_or_default();
+    let mut r = Router::new();
+    r.on_tool_pre(move |_| {
+        Decision::no_decision().with_patch_input(patch(serde_json::json!({"command": "ls -la"})))
+    });
+    r.on_tool_pre(move |_| {
+        Decision::allow().with_patch_input(patch(serde_json::json!({"timeout": 5})))
+    });
+    let out = testing::route(&r, &[Scenario::shell("rm -rf build")], testing::ALL).expect("route");
+    assert_eq!(out.len(), testing::ALL.len());
+    let mut rewritten = 0;
+    for o in &out {
+        let p = o.prediction.as_ref().expect("prediction");
+        let rewrites = agenthooks::capability_of(o.agent, &o.event)
+            .modifiers
+            .contains(&"updated_input");
+        if !rewrites {
+            assert_ne!(p.effect, Effect::ToolRunsWithInputRewritten, "{o:?}");
+            continue;
+        }
+        assert_eq!(p.effect, Effect::ToolRunsWithInputRewritten, "{o:?}");
+        let ev = agenthooks::decode(
+            o.agent,
+            o.payload.to_string().as_bytes(),
+            &agenthooks::DecodeOptions {
+                event: Some(o.event.clone()),
+                ..Default::default()
+            },
+        )
+        .expect("decode");
+        let mut want = ev.tool.expect("tool").input;
+        let cmd_key = if want.contains_key("cmd") {
+            "cmd"
+        } else {
+            "command"
+        };
+        want.insert(cmd_key.into(), "ls -la".into());
+        want.insert("timeout".into(), 5.into());
+        assert_eq!(
+            p.updated_input,
+            Some(serde_json::Value::Object(want)),
+            "{:?}",
+            o.agent
+        );
+        rewritten += 1;
+    }
+    assert!(rewritten >= 6, "{rewritten}");
+}

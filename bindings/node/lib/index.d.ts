@@ -223,6 +223,13 @@ export interface DecisionJson {
   stop_agent?: { reason?: string } | boolean | string
   /** Replacement tool input (a whole object). */
   updated_input?: JsonObject
+  /**
+   * RFC 7396 merge patch against the tool input as the agent sent it
+   * (`null` deletes a key, objects merge, arrays and scalars replace).
+   */
+  patch_input?: JsonObject
+  /** Set by the router's fold: where handlers' rewrites collided. */
+  rewrite_conflicts?: string[]
   /** Replacement tool output. */
   replaced_output?: JsonValue
   /** Escape hatch: merged verbatim into the agent's answer. */
@@ -239,6 +246,8 @@ export declare class Decision {
   block_reason?: string
   stop_agent?: { reason?: string }
   updated_input?: JsonObject
+  patch_input?: JsonObject
+  rewrite_conflicts?: string[]
   replaced_output?: JsonValue
   native?: JsonObject
   constructor(kind?: DecisionKind, fields?: Partial<Omit<DecisionJson, 'kind'>>)
@@ -274,6 +283,8 @@ export declare class Decision {
   withBlockReason(message: string): this
   withStopAgent(reason?: string): this
   withUpdatedInput(input: JsonObject): this
+  /** Patches the tool input (RFC 7396 merge patch; `null` deletes a key). */
+  withPatchInput(patch: JsonObject): this
   withNative(object: JsonObject): this
 }
 

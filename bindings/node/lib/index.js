@@ -257,6 +257,12 @@ class Decision {
   withStopAgent(reason) { this.stop_agent = reason === undefined ? {} : { reason }; return this }
   /** Rewrites the tool input (the whole object). */
   withUpdatedInput(input) { this.updated_input = input; return this }
+  /**
+   * Patches the tool input: an RFC 7396 merge patch against the input as the
+   * agent sent it (`null` deletes a key, objects merge, arrays replace).
+   * Several handlers' patches compose in order.
+   */
+  withPatchInput(patch) { this.patch_input = patch; return this }
   /** Merges a native object into the agent's answer verbatim. */
   withNative(object) { this.native = object; return this }
 }

@@ -53,7 +53,8 @@ impl PyDecision {
     /// spelling), with its modifiers.
     #[new]
     #[pyo3(signature = (kind, *, reason=None, instruction=None, context=None, system_message=None,
-        block_reason=None, stop_agent=None, updated_input=None, replaced_output=None, native=None))]
+        block_reason=None, stop_agent=None, updated_input=None, replaced_output=None, native=None,
+        patch_input=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         kind: &str,
@@ -66,6 +67,7 @@ impl PyDecision {
         updated_input: Option<&Bound<'_, PyAny>>,
         replaced_output: Option<&Bound<'_, PyAny>>,
         native: Option<&Bound<'_, PyAny>>,
+        patch_input: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let mut d = Decision::of(DecisionKind::parse(kind).py()?);
         d.reason = reason;
@@ -80,6 +82,9 @@ impl PyDecision {
         }
         if let Some(u) = updated_input.filter(|u| !u.is_none()) {
             d.updated_input = Some(map_from_py(u)?);
+        }
+        if let Some(p) = patch_input.filter(|p| !p.is_none()) {
+            d.patch_input = Some(map_from_py(p)?);
         }
         if let Some(r) = replaced_output.filter(|r| !r.is_none()) {
             d.replaced_output = Some(from_py(r)?);
@@ -164,6 +169,21 @@ impl PyDecision {
             .map(|m| map_to_py(py, m))
             .transpose()
     }
+    /// RFC 7396 merge patch against the tool input as the agent sent it.
+    #[getter]
+    fn patch_input<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        self.inner
+            .patch_input
+            .as_ref()
+            .map(|m| map_to_py(py, m))
+            .transpose()
+    }
+    /// Where the router's fold saw handlers' rewrites collide (JSON
+    /// Pointers of patch keys, or `updated_input`).
+    #[getter]
+    fn rewrite_conflicts(&self) -> Vec<String> {
+        self.inner.rewrite_conflicts.clone()
+    }
     /// Replacement tool output.
     #[getter]
     fn replaced_output<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
@@ -216,6 +236,17 @@ impl PyDecision {
             .inner
             .clone()
             .with_updated_input(map_from_py(input)?)
+            .into())
+    }
+    /// A copy that patches the tool input: an RFC 7396 merge patch against
+    /// the input as the agent sent it (`None` deletes a key, dicts merge,
+    /// lists and scalars replace). Several handlers' patches compose in
+    /// order; the core renders each agent's own rewrite.
+    fn with_patch_input(&self, patch: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Ok(self
+            .inner
+            .clone()
+            .with_patch_input(map_from_py(patch)?)
             .into())
     }
     /// A copy with a native object merged into the answer.

@@ -156,6 +156,10 @@ def test_decisions() -> None:
     assert ah.no_decision() == ah.Decision("no-decision") and ah.no_decision().is_neutral
     u = ah.allow().with_updated_input({"command": "npm ci", "n": [1, 2.5, None]})
     assert u.updated_input == {"command": "npm ci", "n": [1, 2.5, None]}
+    p = ah.allow().with_patch_input({"command": "npm ci", "timeout": None, "env": {"CI": "1"}})
+    assert p.patch_input == {"command": "npm ci", "timeout": None, "env": {"CI": "1"}}
+    assert ah.Decision("allow", patch_input={"timeout": None}).to_dict() == {"kind": "allow", "patch_input": {"timeout": None}}
+    assert ah.Decision.from_json(p.to_json()) == p and p.rewrite_conflicts == []
     assert ah.replace_output({"ok": 1}).replaced_output == {"ok": 1}
     assert ah.continue_with("go").instruction == "go"
     assert ah.allow().with_native({"x": True}).native == {"x": True}

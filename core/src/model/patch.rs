@@ -144,7 +144,11 @@ mod tests {
     fn rfc7396_appendix_a() {
         let cases = [
             (json!({"a": "b"}), json!({"a": "c"}), json!({"a": "c"})),
-            (json!({"a": "b"}), json!({"b": "c"}), json!({"a": "b", "b": "c"})),
+            (
+                json!({"a": "b"}),
+                json!({"b": "c"}),
+                json!({"a": "b", "b": "c"}),
+            ),
             (json!({"a": "b"}), json!({"a": null}), json!({})),
             (
                 json!({"a": "b", "b": "c"}),
@@ -163,9 +167,21 @@ mod tests {
                 json!({"a": [1]}),
                 json!({"a": [1]}),
             ),
-            (json!({"e": null}), json!({"a": 1}), json!({"e": null, "a": 1})),
-            (json!({}), json!({"a": {"bb": {"ccc": null}}}), json!({"a": {"bb": {}}})),
-            (json!({"a": "x"}), json!({"a": {"b": 1}}), json!({"a": {"b": 1}})),
+            (
+                json!({"e": null}),
+                json!({"a": 1}),
+                json!({"e": null, "a": 1}),
+            ),
+            (
+                json!({}),
+                json!({"a": {"bb": {"ccc": null}}}),
+                json!({"a": {"bb": {}}}),
+            ),
+            (
+                json!({"a": "x"}),
+                json!({"a": {"b": 1}}),
+                json!({"a": {"b": 1}}),
+            ),
         ];
         for (target, patch, want) in cases {
             let mut t = obj(target.clone());
