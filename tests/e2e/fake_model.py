@@ -43,10 +43,19 @@ def anthropic_turn(body):
     return sum(1 for m in body.get("messages", []) if m.get("role") == "assistant")
 
 
+def shell_args(command):
+    """The shell call's arguments: the command, a description, and any extra
+    arguments the run asks for (AH_E2E_TOOL_ARGS, a JSON object; the patch
+    suite uses it for fields whose effect it can observe)."""
+    args = {"command": command, "description": "smoke test command"}
+    args.update(json.loads(os.environ.get("AH_E2E_TOOL_ARGS") or "{}"))
+    return args
+
+
 def anthropic_answer(body, turn, command):
     if turn == 0:
         block = {"type": "tool_use", "id": "toolu_e2e_1", "name": "Bash", "input": {}}
-        full = dict(block, input={"command": command, "description": "smoke test command"})
+        full = dict(block, input=shell_args(command))
         delta = {"type": "input_json_delta", "partial_json": json.dumps(full["input"])}
         stop = "tool_use"
     else:
@@ -152,8 +161,7 @@ def chat_answer(body, turn, command):
     if turn == 0:
         call = {"id": "call_e2e_1", "type": "function",
                 "function": {"name": chat_shell_tool(body),
-                             "arguments": json.dumps({"command": command,
-                                                      "description": "smoke test command"})}}
+                             "arguments": json.dumps(shell_args(command))}}
         message = {"role": "assistant", "content": None, "tool_calls": [call]}
         deltas = [{"role": "assistant", "content": ""},
                   {"tool_calls": [dict(call, index=0, function=dict(call["function"], arguments=""))]},
@@ -193,8 +201,7 @@ def gemini_answer(body, turn, command, path=""):
                                       "complexity_score": 1})}]
     elif turn == 0 and body.get("tools"):
         parts = [{"functionCall": {"name": "run_shell_command",
-                                   "args": {"command": command,
-                                            "description": "smoke test command"}}}]
+                                   "args": shell_args(command)}}]
     else:
         parts = [{"text": DONE}]
     resp = {"candidates": [{"content": {"role": "model", "parts": parts},
