@@ -358,6 +358,7 @@ impl Step {
 
 /// What a called entry did.
 #[derive(Debug)]
+#[allow(clippy::large_enum_variant)] // one per call, moved straight into the fold
 pub enum Outcome {
     /// It returned a decision.
     Decision(Decision),
