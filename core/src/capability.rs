@@ -71,13 +71,20 @@ impl Capability {
         self
     }
 
-    /// Whether a decision kind is expressible.
+    /// Whether a decision kind or modifier is expressible (`patch_input`
+    /// wherever `updated_input` is: a patch is rendered as the whole
+    /// rewritten input).
     pub fn can(&self, what: &str) -> bool {
         if let Ok(k) = D::parse(what) {
             if self.decisions.contains(&k) {
                 return true;
             }
         }
+        let what = if what == "patch_input" {
+            "updated_input"
+        } else {
+            what
+        };
         self.modifiers.contains(&what)
     }
 }
@@ -229,5 +236,19 @@ pub fn value_text(v: &serde_json::Value) -> String {
     match v {
         serde_json::Value::String(s) => s.clone(),
         other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_patch_is_expressible_where_a_rewrite_is() {
+        let claude = crate::capability_of(Provider::ClaudeCode, "PreToolUse");
+        assert!(claude.can("updated_input") && claude.can("patch_input"));
+        let kimi = crate::capability_of(Provider::KimiCode, "PreToolUse");
+        assert!(!kimi.can("updated_input") && !kimi.can("patch_input"));
+        assert!(!claude.can("no_such_modifier"));
     }
 }

@@ -106,6 +106,7 @@ def test_fields_and_views() -> None:
     assert ev.raw_json() == payload and json.loads(ev.raw) == payload
     assert ev.agent is None and ev.stop is None and ev.prompt is None and not ev.is_subagent
     assert ev.can("ask") and ev.can("updated_input") and not ev.can("continue")
+    assert ev.can("patch_input")
     assert ev.capability.provider == "claude-code" and "deny" in ev.capability.decisions
     assert "ToolPreEvent" in repr(ev)
 
