@@ -451,4 +451,52 @@ mod tests {
         );
         assert_eq!((agent(Provider::Opencode).mcp_name)("gh_issue"), None);
     }
+
+    /// A patch is merged into the input as the agent sent it; errors and
+    /// notes about the rewrite name `patch_input`.
+    #[test]
+    fn respond_merges_a_patch_and_names_it() {
+        let payload = br#"{"session_id":"s","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls","description":"list"},"tool_use_id":"t"}"#;
+        let ev = decode(Provider::ClaudeCode, payload, &DecodeOptions::default()).unwrap();
+        let patch = |v: Value| v.as_object().cloned().unwrap_or_default();
+        let d = Decision::allow().with_patch_input(patch(serde_json::json!({"command": "ls -la"})));
+        let r = respond(&ev, &d, &Policy::default()).unwrap();
+        let out: Value = serde_json::from_str(&r.stdout).unwrap();
+        assert_eq!(
+            out["hookSpecificOutput"]["updatedInput"],
+            serde_json::json!({"command": "ls -la", "description": "list"})
+        );
+        assert!(r.notes.is_empty());
+        let kimi = br#"{"hook_event_name":"PreToolUse","session_id":"s","cwd":"/w","tool_name":"Bash","tool_input":{"command":"ls"},"tool_call_id":"c"}"#;
+        let ev = decode(Provider::KimiCode, kimi, &DecodeOptions::default()).unwrap();
+        let d = Decision::no_decision().with_patch_input(patch(serde_json::json!({"x": 1})));
+        let strict = Policy {
+            unsupported: crate::model::Unsupported::Strict,
+            ..Policy::default()
+        };
+        match respond(&ev, &d, &strict) {
+            Err(Error::UnsupportedDecision { what, .. }) => assert_eq!(what, "patch_input"),
+            other => panic!("{other:?}"),
+        }
+        let r = respond(&ev, &d, &Policy::default()).unwrap();
+        assert!(
+            r.notes
+                .iter()
+                .any(|n| n.code == "dropped" && n.from.as_deref() == Some("patch_input"))
+        );
+        // Too deep: invalid_decision, never a recursion.
+        let mut deep = serde_json::Map::new();
+        for _ in 0..200 {
+            let mut o = serde_json::Map::new();
+            o.insert("k".into(), Value::Object(deep));
+            deep = o;
+        }
+        let e = respond(
+            &ev,
+            &Decision::no_decision().with_patch_input(deep),
+            &Policy::default(),
+        )
+        .unwrap_err();
+        assert_eq!(e.code().as_str(), "invalid_decision");
+    }
 }
