@@ -3,7 +3,7 @@
 mod decision;
 mod event;
 mod kind;
-pub mod patch;
+pub(crate) mod patch;
 mod policy;
 mod provider;
 mod response;
