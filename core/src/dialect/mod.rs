@@ -211,7 +211,7 @@ pub fn respond(event: &Event, decision: &Decision, policy: &Policy) -> Result<Re
 /// the tool input as the agent sent it. Every agent's rewrite is then
 /// rendered from the full object (each replaces the arguments; Gemini's
 /// old shallow merge is reported by its encoder as `lossy_update`).
-pub fn resolve_patch(event: &Event, decision: &Decision) -> Result<Decision, Error> {
+pub(crate) fn resolve_patch(event: &Event, decision: &Decision) -> Result<Decision, Error> {
     let mut d = decision.clone();
     d.rewrite_conflicts.clear();
     let Some(patch) = d.patch_input.take() else {
