@@ -121,3 +121,14 @@ kotlin-bench: kotlin-guard-cds
 	  --rust-guard $(AH_TARGET)/release/guard \
 	  --peer 'kotlin guard=$(abspath $(KT_GUARD))' --peer 'kotlin guard (AppCDS)=$(abspath $(KT_GUARD_CDS))' \
 	  --extra 'kotlin guard (default JVM flags)=$(abspath $(KT_DIR)/target/kotlin-guard-plain)'
+
+# Tier 2 (issue 18): the Kotlin example guard installed by `agenthooks
+# install` denies and allows in the real Claude Code and Codex
+# (tests/e2e/install_smoke with this guard as the hook program).
+.PHONY: kotlin-install-smoke
+kotlin-install-smoke:
+	$(CARGO) build -q -p agenthooks-cli
+	@test -x $(KT_GUARD) || $(MAKE) --no-print-directory kotlin-test
+	AH_E2E_HOOK=$(abspath $(KT_GUARD)) AH_E2E_ONLY=claude-code,codex tests/e2e/install_smoke
+
+TIER2_EXTRA += kotlin-install-smoke
