@@ -5,6 +5,11 @@
 #                      (fixtures, router, runtime, serve) and the example guard's
 #                      byte parity with the Rust guard, jar with the native library
 #   make kotlin-guard  the example guard as a launcher script (tier 2, benchmarks)
+#   make kotlin-guard-cds / kotlin-bench   AppCDS launcher; start -> answer
+#                      against the Rust guard (docs/benchmarks.md, "Kotlin / JVM")
+#   make kotlin-install-smoke  tier 2: installed by `agenthooks install`, real
+#                      Claude Code and Codex deny and allow
+#   make dist-kotlin / test-dist-kotlin  the jar in dist/ and its install check
 # Maven's local repository is .cache/maven: a clean clone downloads the
 # pinned Kotlin compiler, JNA, coroutines, JUnit and plugins once.
 .PHONY: kotlin-lib kotlin-bindgen kotlin-gen kotlin-check kotlin-test kotlin-guard kotlin-guard-cds kotlin-bench
@@ -21,7 +26,10 @@ KT_BINDGEN    = $(AH_TARGET)/debug/uniffi-bindgen
 KT_GEN_FILE  := src/main/kotlin/dev/agenthooks/core/agenthooks_uniffi.kt
 # JNA's resource prefix for this machine (linux-x86-64, linux-aarch64).
 KT_PLATFORM   = linux-$(subst _,-,$(shell uname -m | sed 's/^aarch64$$/aarch64/'))
-KT_JAR        = $(KT_DIR)/target/agenthooks-0.1.0.jar
+# The binding's version: the pom's <version>, which must be the workspace's
+# (checked by dist-kotlin).
+KT_VERSION    = $(shell sed -n '0,/<version>/s:.*<version>\(.*\)</version>.*:\1:p' $(KT_DIR)/pom.xml)
+KT_JAR        = $(KT_DIR)/target/agenthooks-$(KT_VERSION).jar
 KT_GUARD      = $(KT_DIR)/target/kotlin-guard
 
 kotlin-lib:
@@ -61,9 +69,11 @@ kotlin-check: kotlin-lib kotlin-bindgen
 ## kotlin-test: the Kotlin binding built and tested on the JVM (every shared vector, guard parity)
 kotlin-test: kotlin-check
 	@command -v $(MVN) >/dev/null || { echo "kotlin-test: Maven (mvn) and a JDK 17 are needed"; exit 1; }
+	$(CARGO) clippy -q -p agenthooks-uniffi --all-targets -- -D warnings
+	$(CARGO) test -q -p agenthooks-uniffi
 	$(CARGO) build -q -p guard
 	$(KT_MVN) package -Dagenthooks.rustGuard=$(abspath $(AH_TARGET))/debug/guard
-	@unzip -l $(KT_JAR) | grep -q '$(KT_PLATFORM)/libagenthooks_uniffi.so' \
+	@jar tf $(KT_JAR) | grep -q '$(KT_PLATFORM)/libagenthooks_uniffi.so' \
 	  || { echo "kotlin-test: the jar lacks $(KT_PLATFORM)/libagenthooks_uniffi.so"; exit 1; }
 	$(MAKE) --no-print-directory kotlin-guard
 	@echo "kotlin-test: passed"
@@ -114,13 +124,15 @@ kotlin-guard-cds: kotlin-guard
 	test -s $(KT_GUARD_JSA)
 	$(call kt_launcher,$(KT_GUARD_CDS),$(KT_JAVA_OPTS) -XX:SharedArchiveFile=$(KT_GUARD_JSA))
 
+KT_RUN_ARGS := agenthooks run --provider=claude-code
 ## kotlin-bench: the Kotlin guard's process start -> answer beside the Rust guard (bench/process/run.py)
 kotlin-bench: kotlin-guard-cds
 	$(CARGO) build -q --release -p guard
 	$(PYTHON) bench/process/run.py --rounds $(or $(BENCH_ROUNDS),20) --only kotlin \
 	  --rust-guard $(AH_TARGET)/release/guard \
-	  --peer 'kotlin guard=$(abspath $(KT_GUARD))' --peer 'kotlin guard (AppCDS)=$(abspath $(KT_GUARD_CDS))' \
-	  --extra 'kotlin guard (default JVM flags)=$(abspath $(KT_DIR)/target/kotlin-guard-plain)'
+	  --peer 'kotlin guard=$(abspath $(KT_GUARD)) $(KT_RUN_ARGS)' \
+	  --peer 'kotlin guard (AppCDS)=$(abspath $(KT_GUARD_CDS)) $(KT_RUN_ARGS)' \
+	  --extra 'kotlin guard (default JVM flags)=$(abspath $(KT_DIR)/target/kotlin-guard-plain) $(KT_RUN_ARGS)'
 
 # Tier 2 (issue 18): the Kotlin example guard installed by `agenthooks
 # install` denies and allows in the real Claude Code and Codex
@@ -132,3 +144,28 @@ kotlin-install-smoke:
 	AH_E2E_HOOK=$(abspath $(KT_GUARD)) AH_E2E_ONLY=claude-code,codex tests/e2e/install_smoke
 
 TIER2_EXTRA += kotlin-install-smoke
+
+# make dist: the binding's jar (the release native library inside, for this
+# machine's platform), and its install check: the jar taken from dist/
+# with the pinned runtime jars, the native library loaded from inside the
+# jar (no jna.library.path), the example guard answering a destructive call.
+DIST_PARTS += dist-kotlin
+DIST_TESTS += test-dist-kotlin
+.PHONY: dist-kotlin test-dist-kotlin
+
+## dist-kotlin: dist/agenthooks-kotlin-<v>.jar
+dist-kotlin: kotlin-check
+	@test "$(KT_VERSION)" = "$(DIST_VERSION)" || { echo "dist-kotlin: $(KT_DIR)/pom.xml states $(KT_VERSION), the workspace $(DIST_VERSION)"; exit 1; }
+	$(KT_MVN) package -DskipTests
+	$(MAKE) --no-print-directory kotlin-guard
+	mkdir -p $(DIST_DIR)
+	cp $(KT_JAR) $(DIST_DIR)/agenthooks-kotlin-$(DIST_VERSION).jar
+
+test-dist-kotlin:
+	@rm -rf $(KT_CACHE)/dist-test && mkdir -p $(KT_CACHE)/dist-test
+	printf '%s' '{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"},"tool_use_id":"t"}' \
+	  | env -i PATH=/usr/bin:/bin HOME=$(abspath $(KT_CACHE)/dist-test) java -Djava.io.tmpdir=$(abspath $(KT_CACHE)/dist-test) \
+	    -cp $(subst $(KT_EMPTY) ,:,$(abspath $(DIST_DIR)/agenthooks-kotlin-$(DIST_VERSION).jar $(KT_GUARD_JAR) $(KT_RUNTIME_JARS))) \
+	    $(KT_GUARD_MAIN) agenthooks run --provider=claude-code > $(KT_CACHE)/dist-test/out
+	grep -q '"permissionDecision":"deny"' $(KT_CACHE)/dist-test/out || { cat $(KT_CACHE)/dist-test/out; exit 1; }
+	@echo "test-dist-kotlin: the jar from dist/ loads its native library and answers"
