@@ -29,6 +29,18 @@ class Decision private constructor(private val fields: Map<String, Any?>) {
         with("stop_agent", if (reason == null) emptyMap<String, Any?>() else mapOf("reason" to reason))
     /** A whole replacement tool input (JSON values, see [Json]). */
     fun withUpdatedInput(input: Map<String, Any?>) = with("updated_input", LinkedHashMap(input))
+    /**
+     * An RFC 7396 merge patch against the tool input as the agent sent it
+     * (JSON values; `null` removes a key): the core renders it as each
+     * agent's whole-object rewrite, and the router's fold composes the
+     * patches of stacked handlers (conflicting keys: [rewriteConflicts]).
+     */
+    fun withPatchInput(patch: Map<String, Any?>) = with("patch_input", LinkedHashMap(patch))
+
+    /** Where stacked handlers' rewrites disagreed (JSON pointers such as `/command`; set by the router's fold). */
+    @Suppress("UNCHECKED_CAST")
+    val rewriteConflicts: List<String> get() = (fields["rewrite_conflicts"] as List<String>?) ?: emptyList()
+
     /** Members merged verbatim into the agent's answer. */
     fun withNative(native: Map<String, Any?>) = with("native", LinkedHashMap(native))
 

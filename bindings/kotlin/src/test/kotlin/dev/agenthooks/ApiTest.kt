@@ -76,6 +76,18 @@ class ApiTest {
     }
 
     @Test
+    fun patchesComposeInTheCoresFold() {
+        val r = Router()
+            .onToolPre { noDecision().withPatchInput(mapOf("command" to "npm ci", "n" to null)) }
+            .onToolPre { allow().withPatchInput(mapOf("command" to "npm ci --quiet")) }
+        val d = r.decide(Event.decode("claude-code", pre.toByteArray()))
+        assertEquals("allow", d.kind)
+        assertEquals(listOf("/command"), d.rewriteConflicts)
+        val resp = r.run(argv, pre.toByteArray())
+        assertTrue(resp.stdout, resp.stdout.contains("\"updatedInput\":{\"command\":\"npm ci --quiet\"}"))
+    }
+
+    @Test
     fun nextOutsideItsMiddlewareFails() {
         val kept = AtomicReference<Pair<Event, Next>>()
         val r = Router().onToolPre { deny("inner") }.middleware { e, next ->
