@@ -311,6 +311,33 @@ impl Table {
         d
     }
 
+    /// Starts dispatching a backfilled event (rule 5): the observers run,
+    /// nothing else; the result is `no_decision`.
+    pub fn start_observers(&self) -> Dispatch {
+        let mut d = Dispatch {
+            observers: self.observers.clone(),
+            next_observer: 0,
+            middleware: Vec::new(),
+            frames: Vec::with_capacity(1),
+            failed: None,
+            pending: Pending::None,
+            warnings: Vec::new(),
+        };
+        d.frames.push(Frame::Chain {
+            ids: Vec::new(),
+            pos: 0,
+            fold: Fold::new(),
+            result: None,
+        });
+        d
+    }
+
+    /// Whether any observer is registered (a backfilled event is delivered
+    /// only then: [`crate::backfill`]).
+    pub fn has_observers(&self) -> bool {
+        !self.observers.is_empty()
+    }
+
     /// The role of an entry.
     pub fn role(&self, id: u32) -> Option<Role> {
         self.entries.get(id as usize).map(|e| e.role)

@@ -18,8 +18,10 @@
 #![deny(missing_docs)]
 
 pub mod ancestry;
+pub mod backfill;
 pub mod capability;
 pub mod dedupe;
+pub mod detach;
 pub mod detect;
 pub mod dialect;
 pub mod error;

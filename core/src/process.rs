@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::model::Response;
 use crate::router::Router;
-use crate::runtime::{Launch, StdoutGuard, launch, read_stdin, run_plan};
+use crate::runtime::{Launch, StdoutGuard, launch, read_stdin, run_plan_as};
 
 /// The whole author-side run for a Rust hook program: parses argv, reads
 /// stdin, runs the router, writes the agent's answer and exits.
@@ -35,7 +35,18 @@ pub fn run_process(router: Router, argv: &[String]) -> i32 {
     };
     let guard = StdoutGuard::divert();
     let stdin = read_stdin(plan.read_limit());
-    let resp = run_plan(Arc::new(router), &plan, stdin);
+    // How to run this program again, for an async hook's detached child:
+    // the executable itself (argv[0] may be a bare name or a symlink).
+    let mut again: Vec<String> = argv.to_vec();
+    if let Some(exe) = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.to_str().map(str::to_string))
+    {
+        if let Some(first) = again.first_mut() {
+            *first = exe;
+        }
+    }
+    let resp = run_plan_as(Arc::new(router), &plan, stdin, Some(&again[..]));
     write_process_answer(&resp, Some(&guard))
 }
 

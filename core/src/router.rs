@@ -447,7 +447,11 @@ impl Router {
     /// Runs the pipeline for an event and returns the winning decision,
     /// with no wire encoding.
     pub fn decide(&self, e: &Event) -> Result<Decision, Error> {
-        let d = RefCell::new(self.table.start(Key::of(e)));
+        let d = RefCell::new(if e.backfilled {
+            self.table.start_observers()
+        } else {
+            self.table.start(Key::of(e))
+        });
         self.drive(&d, e)
     }
 

@@ -78,6 +78,15 @@ pub struct RunArgs {
     /// Where cross-process state lives (default: [`state_dir`]); not an
     /// argv option, for embedding and tests.
     pub state_dir: Option<PathBuf>,
+    /// `--async`: answer "no opinion" at once and run the handlers in a
+    /// detached child ([`crate::detach`]); ignored on gating events.
+    pub async_run: bool,
+    /// `--async-child`: this process is that detached child.
+    pub async_child: bool,
+    /// The ancestors' argv lists, nearest first, instead of `/proc` (what
+    /// prompt backfill reads, [`crate::backfill`]); not an argv option,
+    /// for tests and fixtures.
+    pub ancestry: Option<Vec<Vec<String>>>,
 }
 
 /// How a hook process starts, decided from argv alone (no I/O): see
@@ -119,7 +128,12 @@ impl Plan {
     /// How many bytes of stdin to accept (`--max-bytes`, else the
     /// default); [`read_bounded`] keeps one more to detect "too large".
     pub fn read_limit(&self) -> usize {
-        self.args.max_bytes.unwrap_or(DEFAULT_MAX_BYTES)
+        let limit = self.args.max_bytes.unwrap_or(DEFAULT_MAX_BYTES);
+        if self.args.async_child {
+            // The handoff header line comes before the payload.
+            return limit.saturating_add(crate::detach::MAX_HEADER.saturating_add(64));
+        }
+        limit
     }
 }
 
@@ -231,6 +245,23 @@ fn parse_plan<S: AsRef<str>>(argv: &[S]) -> Option<Plan> {
                 "agenthooks: warning: ignored unexpected argument `{a}`\n"
             ));
             continue;
+        }
+        // The two switches (no value).
+        match a.split_once('=').map_or(a, |(k, _)| k) {
+            crate::detach::ASYNC_FLAG | crate::detach::CHILD_FLAG if a.contains('=') => {
+                let e = bad(format!("`{a}`: this option takes no value"));
+                problem(&mut plan, e);
+                continue;
+            }
+            crate::detach::ASYNC_FLAG => {
+                plan.args.async_run = true;
+                continue;
+            }
+            crate::detach::CHILD_FLAG => {
+                plan.args.async_child = true;
+                continue;
+            }
+            _ => {}
         }
         let known = matches!(
             a.split_once('=').map_or(a, |(k, _)| k),
@@ -420,6 +451,17 @@ pub struct Invocation {
     /// A `serve` line: its reply frame carries the notes in their own
     /// field, so [`Invocation::complete`] leaves them off stderr.
     serve: bool,
+    /// `--async` on a non-gating event: answer now, work in a detached
+    /// child ([`Invocation::detach`]).
+    detach: bool,
+    /// This process is the detached child: its answer goes nowhere.
+    child: bool,
+    /// The backfilled prompt event, once [`Invocation::backfill`] ran (or
+    /// handed over by the parent to the child).
+    backfill: Option<Arc<Event>>,
+    backfill_done: bool,
+    state_dir: Option<PathBuf>,
+    ancestry: Option<Vec<Vec<String>>>,
 }
 
 /// The state root for this run: `args.state_dir` (embedding, tests) or the
@@ -479,7 +521,8 @@ pub fn prepare(
     // cannot be used safely is reported; the event is handled (a double
     // delivery beats a dropped decision).
     let mut warnings = Vec::new();
-    if crate::dedupe::applies(&event) {
+    // The detached child: the parent claimed the call already.
+    if !args.async_child && crate::dedupe::applies(&event) {
         let claim = open_state(args)
             .and_then(|root| root.subdir(crate::dedupe::SUBDIR))
             .map(|dir| crate::dedupe::claim_at(&dir, &event, &crate::dedupe::process_identity()));
@@ -497,7 +540,9 @@ pub fn prepare(
     // The stop-continuation counter: without safe state the cap cannot
     // hold across processes, so the fail policy answers (which never
     // continues the agent).
-    let counter = if ContinuationCounter::applies(&event) {
+    // (The detached child's answer reaches no agent: it neither reads nor
+    // records the count.)
+    let counter = if !args.async_child && ContinuationCounter::applies(&event) {
         match open_state(args).and_then(|root| ContinuationCounter::for_event(&event, &root)) {
             Ok(c) => Some(c),
             Err(e) => {
@@ -529,6 +574,12 @@ pub fn prepare(
         counter,
         warnings,
         serve: args.command == "serve",
+        detach: false,
+        child: args.async_child,
+        backfill: None,
+        backfill_done: false,
+        state_dir: args.state_dir.clone(),
+        ancestry: args.ancestry.clone(),
     })
 }
 
@@ -538,7 +589,11 @@ impl Invocation {
     /// process writes it (with the opt-in notes on stderr:
     /// [`with_notes_on_stderr`]). Every language's run completes here.
     pub fn complete(&self, decision: Result<Decision, Error>) -> Response {
-        let r = self.encode(decision);
+        let mut r = self.encode(decision);
+        if self.child {
+            // The detached child: the agent has its answer already.
+            r.stdout.clear();
+        }
         if self.serve {
             r
         } else {
@@ -548,6 +603,103 @@ impl Invocation {
 
     /// [`Invocation::complete`] without the notes on stderr: the serve
     /// bridge carries the notes in its reply frame.
+    /// Whether this run answers "no opinion" at once and leaves the work to
+    /// a detached child (`--async` on a non-gating event; see
+    /// [`crate::detach`]): the driver calls [`Invocation::detach`].
+    pub fn detaching(&self) -> bool {
+        self.detach
+    }
+
+    /// Whether this process is the detached child of an async hook.
+    pub fn is_async_child(&self) -> bool {
+        self.child
+    }
+
+    /// Starts the detached child and returns the agent's answer now: the
+    /// event's "no opinion". `program_argv` is how to run this program
+    /// again, program first (the Rust binary: `current_exe` and its argv;
+    /// a binding: its interpreter, interpreter flags and script argv), with
+    /// the `--async` it was started with. The payload (and the backfilled
+    /// prompt, when [`Invocation::backfill`] found one) reaches the child
+    /// on its stdin. `None` when the child cannot be started (every slot
+    /// busy, a spawn error): the reason is kept as a warning and the
+    /// driver runs the handlers itself, synchronously.
+    pub fn detach<S: AsRef<str>>(&mut self, program_argv: &[S]) -> Option<Response> {
+        if !self.detach {
+            return None;
+        }
+        let handoff = crate::detach::Handoff {
+            backfill_prompt: self.backfill.as_ref().and_then(|b| b.prompt.clone()),
+        };
+        let input = crate::detach::envelope(&handoff, &self.event.raw);
+        let state = match &self.state_dir {
+            Some(d) => crate::state::root_at(d),
+            None => crate::state::root(),
+        };
+        let spawned = state
+            .map_err(crate::detach::DetachError::from)
+            .and_then(|st| crate::detach::spawn(&st, program_argv, &input));
+        match spawned {
+            Ok(_) => Some(self.complete(Ok(Decision::no_decision()))),
+            Err(e) => {
+                self.detach = false;
+                self.warnings.push(format!(
+                    "agenthooks: warning: async hook not detached: {e}; it ran synchronously\n"
+                ));
+                None
+            }
+        }
+    }
+
+    /// The backfilled `prompt.submitted` to deliver to observers before
+    /// this event, at most once per session ([`crate::backfill`]). Drivers
+    /// call it only when an observer is registered (it may read `/proc`
+    /// and the state root); later calls return the first result.
+    pub fn backfill(&mut self) -> Option<Arc<Event>> {
+        if self.backfill_done || self.child || self.serve {
+            return self.backfill.clone();
+        }
+        self.backfill_done = true;
+        let ev = Arc::clone(&self.event);
+        if !crate::backfill::may_skip_prompt(ev.provider) {
+            return None;
+        }
+        let dir = || {
+            match &self.state_dir {
+                Some(d) => crate::state::root_at(d),
+                None => crate::state::root(),
+            }
+            .and_then(|r| r.subdir(crate::backfill::SUBDIR))
+            .ok()
+        };
+        if ev.kind == Kind::PromptSubmitted {
+            // The agent fired its prompt event: never backfill this session.
+            if let Some(d) = dir() {
+                crate::backfill::claim(&d, &ev);
+            }
+            return None;
+        }
+        let chain: Vec<crate::ancestry::Process> = match &self.ancestry {
+            Some(list) => list
+                .iter()
+                .zip(2u32..)
+                .map(|(argv, pid)| crate::ancestry::Process {
+                    pid,
+                    argv: argv.clone(),
+                    truncated: false,
+                    tty: None,
+                })
+                .collect(),
+            None => crate::ancestry::ancestors(),
+        };
+        let b = crate::backfill::synthesize(&ev, &chain)?;
+        if !crate::backfill::claim(&dir()?, &ev) {
+            return None;
+        }
+        self.backfill = Some(Arc::new(b));
+        self.backfill.clone()
+    }
+
     pub(crate) fn encode(&self, decision: Result<Decision, Error>) -> Response {
         let ev = &*self.event;
         let mut r =
@@ -588,6 +740,18 @@ pub fn start(
         (other, _) => other,
     };
     let serve = plan.args.command == "serve";
+    // The detached child: the parent's handoff line, then the payload.
+    let mut handoff = crate::detach::Handoff::default();
+    let payload = match payload {
+        Ok(b) if plan.args.async_child => match crate::detach::open_envelope(b) {
+            Ok((h, p)) => {
+                handoff = h;
+                Ok(p)
+            }
+            Err(e) => Err(e),
+        },
+        other => other,
+    };
     let with_warnings = |mut r: Response| {
         r.stderr.insert_str(0, &plan.warnings);
         if serve { r } else { with_notes_on_stderr(r) }
@@ -605,6 +769,20 @@ pub fn start(
             }
             if let Some(n) = unrecognised_event(&inv.event) {
                 inv.warnings.push(n);
+            }
+            if let Some(p) = handoff.backfill_prompt {
+                inv.backfill = Some(Arc::new(crate::backfill::event_with_prompt(&inv.event, p)));
+            }
+            if plan.args.async_run && !plan.args.async_child && !serve {
+                if crate::detach::gating(inv.event.kind) {
+                    inv.warnings.push(format!(
+                        "agenthooks: warning: --async ignored on {} (`{}`): a gating event's answer must reach the agent, so the hook ran synchronously\n",
+                        inv.event.native_name,
+                        inv.event.kind.as_str()
+                    ));
+                } else {
+                    inv.detach = true;
+                }
             }
             Ok(inv)
         }
@@ -784,18 +962,67 @@ pub fn unrecognised_event(ev: &Event) -> Option<String> {
 /// The whole run of one hook call after [`launch`]: [`start`], the router
 /// within the deadline, [`Invocation::complete`].
 pub fn run_plan(router: Arc<Router>, plan: &Plan, stdin: Result<Vec<u8>, Error>) -> Response {
-    let inv = match start(plan, router.get_policy(), stdin) {
+    run_plan_as(router, plan, stdin, None::<&[String]>)
+}
+
+/// [`run_plan`] for a hook process that can start its own detached child
+/// (`--async`): `program_argv` is how to run this program again (see
+/// [`Invocation::detach`]). Without it (in-process runs: tests,
+/// embedding) an async run answers "no opinion" just the same and runs
+/// the handlers before returning, their outcome dropped.
+pub fn run_plan_as<S: AsRef<str>>(
+    router: Arc<Router>,
+    plan: &Plan,
+    stdin: Result<Vec<u8>, Error>,
+    program_argv: Option<&[S]>,
+) -> Response {
+    let mut inv = match start(plan, router.get_policy(), stdin) {
         Ok(inv) => inv,
         Err(answer) => return answer,
     };
+    // Prompt backfill only when an observer can see it (zero cost else).
+    let backfill = if router.table().has_observers() {
+        inv.backfill()
+    } else {
+        None
+    };
+    if inv.detaching() {
+        match program_argv {
+            Some(argv) => {
+                if let Some(answer) = inv.detach(argv) {
+                    return answer;
+                }
+            }
+            None => {
+                let answer = inv.complete(Ok(Decision::no_decision()));
+                let _ = decide_event(&router, backfill, &inv);
+                return answer;
+            }
+        }
+    }
+    let decision = decide_event(&router, backfill, &inv);
+    inv.complete(decision)
+}
+
+/// The router on the invocation's event (after the backfilled one, if
+/// any), within the deadline when user code runs.
+fn decide_event(
+    router: &Arc<Router>,
+    backfill: Option<Arc<Event>>,
+    inv: &Invocation,
+) -> Result<Decision, Error> {
     // No handler, observer or middleware for this event (a guard that
     // ignores PostToolUse, say): nothing can hang, so no handler thread.
-    let decision = if router.runs_user_code(&inv.event) {
-        decide_with_deadline(router, Arc::clone(&inv.event), inv.deadline_ms)
+    if router.runs_user_code(&inv.event) || backfill.is_some() {
+        decide_with_deadline_after(
+            Arc::clone(router),
+            backfill,
+            Arc::clone(&inv.event),
+            inv.deadline_ms,
+        )
     } else {
         router.decide(&inv.event)
-    };
-    inv.complete(decision)
+    }
 }
 
 /// A hook process's answer for `argv` and these stdin bytes, in-process
@@ -844,12 +1071,28 @@ pub fn decide_with_deadline(
     event: Arc<Event>,
     deadline_ms: u64,
 ) -> Result<Decision, Error> {
+    decide_with_deadline_after(router, None, event, deadline_ms)
+}
+
+/// [`decide_with_deadline`], delivering a backfilled event to the
+/// observers first on the same thread and within the same deadline (its
+/// outcome is dropped: it never answers the agent).
+pub fn decide_with_deadline_after(
+    router: Arc<Router>,
+    backfill: Option<Arc<Event>>,
+    event: Arc<Event>,
+    deadline_ms: u64,
+) -> Result<Decision, Error> {
     let (tx, rx) = mpsc::channel();
     let spawned = std::thread::Builder::new()
         .name("agenthooks-handler".into())
         .spawn(move || {
-            let r =
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| router.decide(&event)));
+            let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                if let Some(b) = &backfill {
+                    let _ = router.decide(b);
+                }
+                router.decide(&event)
+            }));
             let _ = tx.send(r);
         });
     if let Err(e) = spawned {

@@ -229,6 +229,33 @@ impl StateDir {
         }
     }
 
+    /// A private, nameless file holding `bytes`, open for reading from the
+    /// start: created `O_EXCL` (mode 0600) under a fresh name, reopened
+    /// read-only (owner and type checked), and its name removed at once.
+    /// The descriptor is what a detached child process gets as its stdin
+    /// (`crate::detach`): the payload never appears in argv or the
+    /// environment, and no file is left behind even if the child dies.
+    pub fn private_copy(&self, bytes: &[u8]) -> Result<File, Error> {
+        let nanos = SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map(|d| d.subsec_nanos())
+            .unwrap_or(0);
+        for attempt in 0..16u32 {
+            let name = format!(".copy.{}.{nanos}.{attempt}", std::process::id());
+            if !self.create_new(&name, bytes)? {
+                continue;
+            }
+            let path = self.path.join(&name);
+            let opened = imp::open_read(self, &name).map_err(|e| io_err(&path, "opening", e));
+            let _ = imp::unlink(self, &name);
+            let f = opened?.ok_or_else(|| refuse(&path, "the file vanished"))?;
+            let meta = f.metadata().map_err(|e| io_err(&path, "inspecting", e))?;
+            check_file(&path, &meta)?;
+            return Ok(f);
+        }
+        Err(refuse(&self.path, "could not create a private file"))
+    }
+
     /// Opens (creating if needed, mode 0600) a lock file for `flock`.
     pub fn open_lock(&self, name: &str) -> Result<File, Error> {
         valid_name(&self.path, name)?;
