@@ -453,13 +453,14 @@ pub struct Invocation {
     serve: bool,
     /// `--async` on a non-gating event: answer now, work in a detached
     /// child ([`Invocation::detach`]).
-    detach: bool,
+    detach: std::sync::atomic::AtomicBool,
     /// This process is the detached child: its answer goes nowhere.
     child: bool,
     /// The backfilled prompt event, once [`Invocation::backfill`] ran (or
     /// handed over by the parent to the child).
-    backfill: Option<Arc<Event>>,
-    backfill_done: bool,
+    backfill: std::sync::OnceLock<Option<Arc<Event>>>,
+    /// Warnings found after [`start`] (a child that could not detach).
+    late_warnings: std::sync::Mutex<Vec<String>>,
     state_dir: Option<PathBuf>,
     ancestry: Option<Vec<Vec<String>>>,
 }
@@ -574,10 +575,10 @@ pub fn prepare(
         counter,
         warnings,
         serve: args.command == "serve",
-        detach: false,
+        detach: std::sync::atomic::AtomicBool::new(false),
         child: args.async_child,
-        backfill: None,
-        backfill_done: false,
+        backfill: std::sync::OnceLock::new(),
+        late_warnings: std::sync::Mutex::new(Vec::new()),
         state_dir: args.state_dir.clone(),
         ancestry: args.ancestry.clone(),
     })
@@ -607,7 +608,7 @@ impl Invocation {
     /// a detached child (`--async` on a non-gating event; see
     /// [`crate::detach`]): the driver calls [`Invocation::detach`].
     pub fn detaching(&self) -> bool {
-        self.detach
+        self.detach.load(std::sync::atomic::Ordering::SeqCst)
     }
 
     /// Whether this process is the detached child of an async hook.
@@ -624,12 +625,16 @@ impl Invocation {
     /// on its stdin. `None` when the child cannot be started (every slot
     /// busy, a spawn error): the reason is kept as a warning and the
     /// driver runs the handlers itself, synchronously.
-    pub fn detach<S: AsRef<str>>(&mut self, program_argv: &[S]) -> Option<Response> {
-        if !self.detach {
+    pub fn detach<S: AsRef<str>>(&self, program_argv: &[S]) -> Option<Response> {
+        if !self.detaching() {
             return None;
         }
         let handoff = crate::detach::Handoff {
-            backfill_prompt: self.backfill.as_ref().and_then(|b| b.prompt.clone()),
+            backfill_prompt: self
+                .backfill
+                .get()
+                .and_then(Option::as_ref)
+                .and_then(|b| b.prompt.clone()),
         };
         let input = crate::detach::envelope(&handoff, &self.event.raw);
         let state = match &self.state_dir {
@@ -642,10 +647,13 @@ impl Invocation {
         match spawned {
             Ok(_) => Some(self.complete(Ok(Decision::no_decision()))),
             Err(e) => {
-                self.detach = false;
-                self.warnings.push(format!(
-                    "agenthooks: warning: async hook not detached: {e}; it ran synchronously\n"
-                ));
+                self.detach
+                    .store(false, std::sync::atomic::Ordering::SeqCst);
+                if let Ok(mut w) = self.late_warnings.lock() {
+                    w.push(format!(
+                        "agenthooks: warning: async hook not detached: {e}; it ran synchronously\n"
+                    ));
+                }
                 None
             }
         }
@@ -655,11 +663,14 @@ impl Invocation {
     /// this event, at most once per session ([`crate::backfill`]). Drivers
     /// call it only when an observer is registered (it may read `/proc`
     /// and the state root); later calls return the first result.
-    pub fn backfill(&mut self) -> Option<Arc<Event>> {
-        if self.backfill_done || self.child || self.serve {
-            return self.backfill.clone();
+    pub fn backfill(&self) -> Option<Arc<Event>> {
+        if self.child || self.serve {
+            return self.backfill.get().cloned().flatten();
         }
-        self.backfill_done = true;
+        self.backfill.get_or_init(|| self.find_backfill()).clone()
+    }
+
+    fn find_backfill(&self) -> Option<Arc<Event>> {
         let ev = Arc::clone(&self.event);
         if !crate::backfill::may_skip_prompt(ev.provider) {
             return None;
@@ -696,8 +707,7 @@ impl Invocation {
         if !crate::backfill::claim(&dir()?, &ev) {
             return None;
         }
-        self.backfill = Some(Arc::new(b));
-        self.backfill.clone()
+        Some(Arc::new(b))
     }
 
     pub(crate) fn encode(&self, decision: Result<Decision, Error>) -> Response {
@@ -713,6 +723,11 @@ impl Invocation {
                 }
                 Err(e) => dialect::fail_response(ev.provider, Some(ev), &e, &self.policy),
             };
+        if let Ok(late) = self.late_warnings.lock() {
+            if !late.is_empty() {
+                r.stderr.insert_str(0, &late.concat());
+            }
+        }
         if !self.warnings.is_empty() {
             r.stderr.insert_str(0, &self.warnings.concat());
         }
@@ -771,7 +786,8 @@ pub fn start(
                 inv.warnings.push(n);
             }
             if let Some(p) = handoff.backfill_prompt {
-                inv.backfill = Some(Arc::new(crate::backfill::event_with_prompt(&inv.event, p)));
+                let b = crate::backfill::event_with_prompt(&inv.event, p);
+                let _ = inv.backfill.set(Some(Arc::new(b)));
             }
             if plan.args.async_run && !plan.args.async_child && !serve {
                 if crate::detach::gating(inv.event.kind) {
@@ -781,7 +797,7 @@ pub fn start(
                         inv.event.kind.as_str()
                     ));
                 } else {
-                    inv.detach = true;
+                    inv.detach = std::sync::atomic::AtomicBool::new(true);
                 }
             }
             Ok(inv)
@@ -976,7 +992,7 @@ pub fn run_plan_as<S: AsRef<str>>(
     stdin: Result<Vec<u8>, Error>,
     program_argv: Option<&[S]>,
 ) -> Response {
-    let mut inv = match start(plan, router.get_policy(), stdin) {
+    let inv = match start(plan, router.get_policy(), stdin) {
         Ok(inv) => inv,
         Err(answer) => return answer,
     };

@@ -5,8 +5,9 @@
 //! - Shape: event → matcher groups → handlers; `timeout` in **seconds**.
 //! - Matcher: exact list (letters, digits, `_`, `-`, space, `,`, `|`) or an
 //!   unanchored JavaScript regex, which we anchor; omitted = all.
-//! - Non-blocking hooks get `async: true`, except `Stop`/`SubagentStop`,
-//!   which stay synchronous (an async Stop hook cannot continue the agent).
+//! - Async (non-blocking) hooks get `async: true`, except on
+//!   `Stop`/`SubagentStop` (the Cowork variant skips async Stop hooks):
+//!   there the command carries `--async` and detaches itself.
 //! - Fail-closed gating hooks get `onFailure: "block"` (v2.1.295+; older
 //!   builds ignore the key, seen).
 
@@ -52,8 +53,7 @@ pub fn group(r: &Resolved) -> Value {
     h.insert("type".into(), json!("command"));
     h.insert("command".into(), json!(r.command));
     h.insert("timeout".into(), json!(r.hook.timeout));
-    let stop = matches!(r.event.as_str(), "Stop" | "SubagentStop");
-    if !r.hook.blocking && !stop {
+    if !r.hook.blocking && super::native_async(crate::model::Provider::ClaudeCode, &r.event) {
         h.insert("async".into(), json!(true));
     }
     if r.hook.fail == FailMode::Closed && r.hook.blocking && gating(r.kind) {

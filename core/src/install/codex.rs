@@ -17,11 +17,10 @@
 //!   `tests/e2e/run_case`. When removing our groups shifts a user's hook
 //!   to another index, its trust entry moves with it (only if it still
 //!   matches that hook's definition), so the user's own hooks keep running.
-//! - Non-blocking hooks are made to return at once: their command hands the
-//!   payload to the program in the background ([`super::detached`]) rather
-//!   than relying on `async: true`, which earlier builds parsed but ran
-//!   synchronously (§4.6). `SessionEnd` stays synchronous (Codex waits for
-//!   it anyway, at most 3 s).
+//! - Async (non-blocking) hooks return at once: their command carries
+//!   `--async`, so the hook answers "no opinion" and finishes in a detached
+//!   process (`crate::detach`), rather than relying on `async: true`, which
+//!   earlier builds parsed but ran synchronously (§4.6).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

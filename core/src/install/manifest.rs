@@ -66,9 +66,17 @@ pub struct HookSpec {
     /// `tool:Bash`, `*`).
     #[serde(default, rename = "match", skip_serializing_if = "Option::is_none")]
     pub matcher: Option<String>,
-    /// Whether the agent waits for the hook's answer (default true).
+    /// Whether the agent waits for the hook's answer (default true);
+    /// `false` is `async = true`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub blocking: Option<bool>,
+    /// Run in the background: the agent's native async flag where it has
+    /// one (Claude Code), else `--async` (the hook answers "no opinion" at
+    /// once and finishes in a detached process, `docs/async.md`). Refused
+    /// on gating kinds (`tool.pre`, `permission.request`,
+    /// `prompt.submitted`).
+    #[serde(default, rename = "async", skip_serializing_if = "Option::is_none")]
+    pub is_async: Option<bool>,
     /// Timeout in seconds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout: Option<u32>,
@@ -307,6 +315,22 @@ impl Manifest {
                 ),
                 None => None,
             };
+            let blocking = match (h.blocking, h.is_async) {
+                (Some(b), Some(a)) if b == a => {
+                    return Err(bad(format!(
+                        "{at}: `blocking = {b}` and `async = {a}` contradict each other (async = true is blocking = false)"
+                    )));
+                }
+                (_, Some(a)) => !a,
+                (Some(b), None) => b,
+                (None, None) => true,
+            };
+            if let Some(k) = kind.filter(|k| !blocking && crate::detach::gating(*k)) {
+                return Err(bad(format!(
+                    "{at}: `async` (or `blocking = false`) is refused on `{}`: it is a gating event, whose answer must reach the agent",
+                    k.as_str()
+                )));
+            }
             let timeout = h.timeout.or(self.timeout).unwrap_or(DEFAULT_TIMEOUT);
             if timeout == 0 || timeout > 600 {
                 return Err(bad(format!("{at}: timeout {timeout} s (1 to 600)")));
@@ -316,7 +340,7 @@ impl Manifest {
                 kind,
                 event: h.event.clone(),
                 matcher,
-                blocking: h.blocking.unwrap_or(true),
+                blocking,
                 timeout,
                 fail: h.fail.or(self.fail).unwrap_or(FailMode::Open),
                 description: h.description.clone(),

@@ -621,12 +621,20 @@ pub fn resolve(
             ));
             h.timeout = 3;
         }
+        if !h.blocking && crate::detach::gating(kind) {
+            // A hook given by native event name: its kind is known here.
+            return Err(InstallError::Manifest {
+                message: format!(
+                    "hook `{}`: `async` is refused on {} `{event}` (`{}`): it is a gating event, whose answer must reach the agent",
+                    h.id,
+                    p.display_name(),
+                    kind.as_str()
+                ),
+            });
+        }
         let hook_id = format!("{}:{}", m.id, h.id);
         let native_matcher = h.matcher.native(p, kind);
-        let mut command = command_line(m, &h, p, event, &hook_id);
-        if p == Provider::Codex && !h.blocking && event != "SessionEnd" {
-            command = detached(&command);
-        }
+        let command = command_line(m, &h, p, event, &hook_id);
         out.push(Resolved {
             hook: h,
             event: event.to_string(),
@@ -660,21 +668,30 @@ pub fn command_line(m: &Manifest, h: &Hook, p: Provider, event: &str, hook_id: &
     if !h.matcher.is_all() {
         argv.push(format!("--match={}", h.matcher.to_text()));
     }
+    if !h.blocking && !native_async(p, event) {
+        // No background flag the agent honours here: the hook answers at
+        // once and detaches itself (`crate::detach`).
+        argv.push(crate::detach::ASYNC_FLAG.into());
+    }
     argv.iter()
         .map(|a| shell_quote(a))
         .collect::<Vec<_>>()
         .join(" ")
 }
 
-/// A shell command that hands its stdin to `command` in the background and
-/// returns at once, for non-blocking hooks on agents that wait for every
-/// hook (Codex runs the string with `sh -lc`). The payload goes through a
-/// temp file because a background job's stdin is `/dev/null`, and the job
-/// holds none of the hook's pipes, or the agent would wait for it anyway.
-pub fn detached(command: &str) -> String {
-    format!(
-        "f=$(mktemp) || exit 0; cat >\"$f\"; ({command} <\"$f\"; rm -f \"$f\") </dev/null >/dev/null 2>&1 & exit 0"
-    )
+/// Whether the agent runs a hook in the background by a config flag of its
+/// own on this event: Claude Code's `async: true`, except on
+/// `Stop`/`SubagentStop` (its Cowork variant skips async Stop hooks, so
+/// those get `--async` instead). Codex parses `async` but its builds ran
+/// such hooks synchronously; Gemini CLI, Kimi Code, Cursor and Copilot CLI
+/// have no such flag. The plugin bridges (OpenCode, OpenClaw) take
+/// `blocking` in their own config.
+pub fn native_async(p: Provider, event: &str) -> bool {
+    match p {
+        Provider::ClaudeCode => !matches!(event, "Stop" | "SubagentStop"),
+        Provider::Opencode | Provider::Openclaw => true,
+        _ => false,
+    }
 }
 
 /// Quotes one word for a POSIX shell (unchanged when it needs no quoting).
