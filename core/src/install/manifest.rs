@@ -350,3 +350,31 @@ impl Manifest {
         Ok(out)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(hook: &str) -> Result<Vec<Hook>, InstallError> {
+        Manifest::from_toml(&format!(
+            "id = \"t\"\nprogram = \"/opt/t\"\n\n[[hooks]]\n{hook}\n"
+        ))
+        .and_then(|m| m.resolved())
+    }
+
+    #[test]
+    fn async_is_blocking_false_and_refused_on_gating_kinds() {
+        let h = one("kind = \"tool.post\"\nasync = true").unwrap();
+        assert!(!h[0].blocking);
+        assert!(one("kind = \"tool.post\"\nasync = false").unwrap()[0].blocking);
+        assert!(!one("kind = \"agent.stop\"\nblocking = false").unwrap()[0].blocking);
+        for k in ["tool.pre", "permission.request", "prompt.submitted"] {
+            let e = one(&format!("kind = \"{k}\"\nasync = true")).unwrap_err();
+            assert!(e.to_string().contains("is refused on"), "{k}: {e}");
+        }
+        let e = one("kind = \"tool.post\"\nasync = true\nblocking = true").unwrap_err();
+        assert!(e.to_string().contains("contradict"), "{e}");
+        // Saying the same thing twice is fine.
+        assert!(!one("kind = \"tool.post\"\nasync = true\nblocking = false").unwrap()[0].blocking);
+    }
+}
