@@ -43,7 +43,13 @@ impl PyTable {
 
     /// Starts dispatching an event.
     fn start(slf: &Bound<'_, Self>, event: &Bound<'_, PyEvent>) -> PyDispatch {
-        let inner = slf.borrow().inner.start(Key::of(&event.get().inner));
+        let ev = &event.get().inner;
+        // A backfilled event runs the observers only (dispatch rule 5).
+        let inner = if ev.backfilled {
+            slf.borrow().inner.start_observers()
+        } else {
+            slf.borrow().inner.start(Key::of(ev))
+        };
         PyDispatch {
             table: slf.clone().unbind(),
             inner,

@@ -130,17 +130,21 @@ pub fn parse_args(argv: Vec<String>, state_dir: Option<String>) -> PyResult<Opti
 /// every language shares): the `RunArgs` of a `run` or `serve`, or the
 /// whole answer as a `Response` (no `agenthooks` word: usage, exit 64;
 /// `serve` with a value it cannot use: exit 2).
+/// `ancestry` (the ancestors' argv lists, nearest first) replaces `/proc`
+/// for prompt backfill (tests and fixtures).
 #[pyfunction]
-#[pyo3(signature = (argv, *, state_dir=None))]
+#[pyo3(signature = (argv, *, state_dir=None, ancestry=None))]
 pub fn launch<'py>(
     py: Python<'py>,
     argv: Vec<String>,
     state_dir: Option<String>,
+    ancestry: Option<Vec<Vec<String>>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     match runtime::launch(&argv) {
         Launch::Answer(r) => Ok(Bound::new(py, PyResponse::from(r))?.into_any()),
         Launch::Run(mut plan) | Launch::Serve(mut plan) => {
             plan.args.state_dir = state_dir.map(Into::into);
+            plan.args.ancestry = ancestry;
             Ok(Bound::new(py, PyRunArgs { plan })?.into_any())
         }
     }
@@ -179,6 +183,29 @@ impl PyInvocation {
     /// The agent's answer when the handlers raised `error` (fail policy).
     fn complete_error(&self, error: &Bound<'_, PyAny>) -> PyResponse {
         self.inner.complete(Err(from_py_exception(error))).into()
+    }
+    /// Whether this run answers "no opinion" at once and leaves the work
+    /// to a detached child (`--async` on a non-gating event).
+    #[getter]
+    fn detaching(&self) -> bool {
+        self.inner.detaching()
+    }
+    /// Starts the detached child (`program_argv`: this interpreter, its
+    /// flags and the script argv, with the `--async` it was started with)
+    /// and returns the agent's answer; `None` when it cannot start (the
+    /// handlers then run here, synchronously).
+    fn detach(&self, py: Python<'_>, program_argv: Vec<String>) -> Option<PyResponse> {
+        py.detach(|| self.inner.detach(&program_argv))
+            .map(PyResponse::from)
+    }
+    /// The backfilled `prompt.submitted` to show the observers before this
+    /// event (at most once per session), or `None`. Call it only when an
+    /// observer is registered.
+    fn backfill(&self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {
+        match py.detach(|| self.inner.backfill()) {
+            Some(ev) => Ok(Some(event_to_py(py, ev)?.unbind())),
+            None => Ok(None),
+        }
     }
     /// The agent's answer when the handlers missed the deadline.
     fn complete_timeout(&self) -> PyResponse {

@@ -51,7 +51,11 @@ __all__ = ["main", "run"]
 
 
 def _decide_within(
-    router: Router, event: Event, deadline_ms: int, on_late: Optional[Callable[[], None]] = None
+    router: Router,
+    event: Event,
+    deadline_ms: int,
+    on_late: Optional[Callable[[], None]] = None,
+    before: Optional[Event] = None,
 ) -> Tuple[_Outcome, bool]:
     """Runs the router on a worker thread; returns (decision or exception,
     finished). An unfinished worker is abandoned: like a daemon thread it
@@ -66,6 +70,12 @@ def _decide_within(
 
     def work() -> None:
         try:
+            if before is not None:
+                # A backfilled prompt: observers only, outcome dropped.
+                try:
+                    router.decide(before)
+                except Exception:
+                    pass
             box.append(router.decide(event))
         except BaseException as e:  # the fail policy answers it
             box.append(e)
@@ -91,13 +101,43 @@ def _runs_user_code(router: Router, event: Event) -> bool:
     return bool(router._observers or router._middleware or router.handles(event))
 
 
-def _complete(router: Router, inv: Invocation) -> Tuple[Response, bool]:
+def _program_argv() -> List[str]:
+    """How to run this hook program again, for an async hook's detached
+    child: this interpreter, its flags (``-m pkg``, ``-X ...``) and the
+    script's argv, as the process was started."""
+    orig = getattr(sys, "orig_argv", None)  # Python 3.10+
+    if orig:
+        return [sys.executable or orig[0]] + list(orig[1:])
+    return [sys.executable] + list(sys.argv)
+
+
+def _complete(
+    router: Router, inv: Invocation, program_argv: Optional[List[str]] = None
+) -> Tuple[Response, bool]:
     event = inv.event
+    # Prompt backfill only when an observer can see it (no cost otherwise).
+    before = inv.backfill() if router._observers else None
+    if inv.detaching:
+        if program_argv is not None:
+            answer = inv.detach(program_argv)
+            if answer is not None:
+                return answer, True
+        else:
+            # In-process (tests, embedding): the agent's answer is the no
+            # opinion at once; the work runs here, its outcome dropped.
+            answer = inv.complete(_native.no_decision())
+            _decide_within(router, event, inv.deadline_ms, before=before)
+            return answer, True
+    if before is not None:
+        return _finish(inv, *_decide_within(router, event, inv.deadline_ms, before=before))
     if not _runs_user_code(router, event):
         # No user code runs for this event (say, a guard that ignores
         # PostToolUse): nothing can hang, so no worker thread.
         return inv.complete(router.decide(event)), True
-    outcome, finished = _decide_within(router, event, inv.deadline_ms)
+    return _finish(inv, *_decide_within(router, event, inv.deadline_ms))
+
+
+def _finish(inv: Invocation, outcome: _Outcome, finished: bool) -> Tuple[Response, bool]:
     if not finished:
         return inv.complete_timeout(), False
     if isinstance(outcome, Decision):
@@ -111,6 +151,7 @@ def run(
     payload: Union[bytes, str],
     *,
     state_dir: Optional[str] = None,
+    ancestry: Optional[Sequence[Sequence[str]]] = None,
 ) -> Response:
     """One hook invocation in-process (for tests and embedding): what
     ``main`` would answer for ``argv`` and this stdin payload (``b""`` for
@@ -119,12 +160,15 @@ def run(
     in-process (exit 2, as the core's ``run_argv``). ``state_dir`` (an
     absolute path) holds the state kept between runs (Cursor dedupe
     markers, the stop-continuation count) instead of the user's state
-    root; ``agenthooks.testing`` gives every run a fresh one."""
+    root; ``agenthooks.testing`` gives every run a fresh one. ``ancestry``
+    (the ancestors' argv lists, nearest first) replaces ``/proc`` for
+    prompt backfill. An ``--async`` run answers "no opinion" and runs the
+    handlers before returning (``main`` detaches them instead)."""
     if getattr(_native, "NATIVE_UNAVAILABLE", None):  # the core cannot load: _failsafe.py
         from . import _failsafe
 
         return _failsafe.run(router, argv, payload)  # type: ignore[return-value]
-    args = _native.launch(list(argv), state_dir=state_dir)
+    args = _native.launch(list(argv), state_dir=state_dir, ancestry=ancestry)
     if isinstance(args, Response):
         return args
     if args.command == "serve":
@@ -353,7 +397,7 @@ def main(router: Router, argv: Optional[Sequence[str]] = None) -> NoReturn:
     if isinstance(prepared, Response):
         resp = prepared
     else:
-        resp, finished = _complete(router, prepared)
+        resp, finished = _complete(router, prepared, _program_argv())
     if resp.stderr:
         try:
             sys.stderr.write(resp.stderr)
