@@ -1347,6 +1347,20 @@ ah_status ah_dispatch_new(const struct ah_router *router,
                           struct ah_error **err);
 
 /**
+ * Starts dispatching a backfilled event (`backfilled: true`, from
+ * `ah_invocation_backfill`): the observers only, then `no_decision`
+ * (dispatch rule 5). On success `*out` gets an owned `ah_dispatch`.
+ * Fails only with `AH_ERR_NULL_ARG`. May run concurrently with other
+ * `const` calls on `router`.
+ *
+ * # Safety
+ * `router` NULL or live; `out` and `err` NULL or writable.
+ */
+ah_status ah_dispatch_new_observers(const struct ah_router *router,
+                                    struct ah_dispatch **out,
+                                    struct ah_error **err);
+
+/**
  * What to call next; returns the tag: 0 observe (call observer `*id`,
  * then `ah_dispatch_give`/`_give_error`), 1 middleware (call middleware
  * `*id` with a `next` that calls `ah_dispatch_enter` with `*level` and
@@ -1592,6 +1606,25 @@ ah_status ah_run_args_set_state_dir(struct ah_run_args *args,
                                     struct ah_error **err);
 
 /**
+ * Sets the ancestors' argv lists (nearest first) that prompt backfill
+ * reads instead of `/proc` (tests and fixtures): `json` is a JSON array
+ * of arrays of strings; NULL clears it. Fails with `AH_ERR_NULL_ARG`
+ * (`args`), `AH_ERR_INVALID_UTF8` or `AH_ERR_INVALID_ARGUMENT` (not
+ * such an array); then nothing changes and, if `err` is not NULL, `*err`
+ * gets an owned error. Needs exclusive access to `args`; keeps no
+ * pointer after return.
+ *
+ * # Safety
+ * `args` must be NULL or a live `ah_run_args` no other thread uses during
+ * the call; `json` NULL or pointing at `json_len` readable bytes; `err`
+ * NULL or writable.
+ */
+ah_status ah_run_args_set_ancestry(struct ah_run_args *args,
+                                   const uint8_t *json,
+                                   size_t json_len,
+                                   struct ah_error **err);
+
+/**
  * Frees parsed arguments. NULL is a no-op; freeing twice is undefined
  * behaviour. Needs exclusive access.
  *
@@ -1735,6 +1768,53 @@ uint64_t ah_invocation_deadline_ms(const struct ah_invocation *inv);
  * `inv` must be NULL or a live `ah_invocation`.
  */
 struct ah_str ah_invocation_policy_json(const struct ah_invocation *inv);
+
+/**
+ * Whether this run answers "no opinion" at once and leaves the work to
+ * a detached child (`--async` on a non-gating event; `docs/async.md`):
+ * then call `ah_invocation_detach`. `false` for NULL. Thread-safe.
+ *
+ * # Safety
+ * `inv` must be NULL or a live `ah_invocation`.
+ */
+bool ah_invocation_detaching(const struct ah_invocation *inv);
+
+/**
+ * Starts the detached child of an async hook: `argv` (`argc` entries,
+ * program first) is how to run this program again, with the `--async`
+ * it was started with (Go: `os.Executable()` and `os.Args[1:]`). On
+ * `AH_OK` `*out` gets the agent's answer (an owned `ah_response`, the
+ * event's "no opinion"; the invocation counts as completed), or NULL when
+ * the child could not be started (every slot busy, a spawn error): then
+ * run the handlers and complete as usual (the reason is added to the
+ * answer's stderr). Fails with `AH_ERR_NULL_ARG`, `AH_ERR_ALREADY_USED`
+ * or `AH_ERR_INVALID_UTF8`; then `*out` is untouched and, if `err` is
+ * not NULL, `*err` gets an owned error. Needs exclusive access to `inv`.
+ *
+ * # Safety
+ * `inv` must be NULL or live; `argv` NULL (with `argc` 0) or `argc`
+ * NUL-terminated strings; `out` and `err` NULL or writable.
+ */
+ah_status ah_invocation_detach(struct ah_invocation *inv,
+                               const char *const *argv,
+                               size_t argc,
+                               struct ah_response **out,
+                               struct ah_error **err);
+
+/**
+ * The backfilled `prompt.submitted` to show the observers before this
+ * event (at most once per session; `docs/async.md`): on `AH_OK` `*out`
+ * gets an owned `ah_event` (free with `ah_event_free`; its `raw` is
+ * `null`), or NULL when there is none. Call it only when an observer is
+ * registered (it may read `/proc` and the state root); later calls give
+ * the same event. Fails only with `AH_ERR_NULL_ARG`. Thread-safe.
+ *
+ * # Safety
+ * `inv` must be NULL or live; `out` and `err` NULL or writable.
+ */
+ah_status ah_invocation_backfill(const struct ah_invocation *inv,
+                                 struct ah_event **out,
+                                 struct ah_error **err);
 
 /**
  * Step three with the handlers' decision (decision JSON; NULL with length

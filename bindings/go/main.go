@@ -41,7 +41,12 @@ func mainProcess(r *Router, argv []string) int {
 		defer C.ah_stdout_guard_free(g)
 		w = guardWriter{g}
 	}
-	return Run(context.Background(), r, argv, os.Stdin, w, os.Stderr)
+	// How to run this program again, for an async hook's detached child.
+	again := append([]string(nil), argv...)
+	if exe, err := os.Executable(); err == nil && len(again) > 0 {
+		again[0] = exe
+	}
+	return runWith(context.Background(), r, argv, os.Stdin, w, os.Stderr, runOptions{again: again})
 }
 
 // guardWriter writes to the real stdout kept aside by ah_stdout_divert.
@@ -74,6 +79,22 @@ func Run(ctx context.Context, r *Router, argv []string, stdin io.Reader, stdout,
 // stop-continuation counter) set to stateDir; "" is the user's. The test
 // kit gives each call a fresh one (internal/kit).
 func run(ctx context.Context, r *Router, argv []string, stdin io.Reader, stdout, stderr io.Writer, stateDir string) int {
+	return runWith(ctx, r, argv, stdin, stdout, stderr, runOptions{stateDir: stateDir})
+}
+
+// runOptions are what a call may set beyond argv: the state root ("" is
+// the user's), the ancestors' argv lists that prompt backfill reads
+// instead of /proc (tests, vectors), and how to run this program again
+// for an async hook's detached child (Main only; without it an --async
+// run answers "no opinion" and runs the handlers before returning).
+type runOptions struct {
+	stateDir string
+	ancestry [][]string
+	again    []string
+}
+
+func runWith(ctx context.Context, r *Router, argv []string, stdin io.Reader, stdout, stderr io.Writer, o runOptions) int {
+	stateDir := o.stateDir
 	args, ans, err := startRun(argv)
 	if err != nil {
 		// Only invalid UTF-8 in argv gets here: no config can be read.
@@ -94,6 +115,16 @@ func run(ctx context.Context, r *Router, argv []string, stdin io.Reader, stdout,
 			return 0
 		}
 	}
+	if o.ancestry != nil {
+		j, _ := json.Marshal(o.ancestry)
+		p, n := bytesArg(j)
+		var cerr *C.ah_error
+		if st := C.ah_run_args_set_ancestry(args, p, n, &cerr); st != C.AH_OK {
+			code, msg := codeAndMessage(errorOf(st, cerr))
+			fmt.Fprintf(stderr, "agenthooks: %s: %s\n", code, msg)
+			return 0
+		}
+	}
 	if !C.ah_run_args_reads_stdin(args) {
 		io.WriteString(stderr, goString(C.ah_run_args_warnings(args)))
 		return serve(ctx, r, args, stdin, stdout, stderr)
@@ -103,7 +134,7 @@ func run(ctx context.Context, r *Router, argv []string, stdin io.Reader, stdout,
 	if readErr != nil {
 		defer C.ah_error_free(readErr)
 	}
-	resp, err := answer(ctx, r, args, payload, readErr)
+	resp, err := answer(ctx, r, args, payload, readErr, o.again)
 	if err != nil {
 		code, msg := codeAndMessage(err)
 		fmt.Fprintf(stderr, "agenthooks: %s: %s\n", code, msg)
@@ -129,7 +160,7 @@ func startRun(argv []string) (*C.ah_run_args, *C.ah_response, error) {
 // answer is one hook call, exactly as `agenthooks run` answers it:
 // prepare (decode, limits, loop guard), the router within the deadline,
 // complete. An error only for a config the core rejects (a bad policy).
-func answer(ctx context.Context, r *Router, args *C.ah_run_args, payload []byte, readErr *C.ah_error) (*Response, error) {
+func answer(ctx context.Context, r *Router, args *C.ah_run_args, payload []byte, readErr *C.ah_error, again []string) (*Response, error) {
 	pj, err := policyJSON(r.policy)
 	if err != nil {
 		return nil, newError("invalid_argument", "policy: %v", err)
@@ -156,6 +187,43 @@ func answer(ctx context.Context, r *Router, args *C.ah_run_args, payload []byte,
 	}
 	defer ev.releaseOutput() // before the invocation is freed
 	deadline := time.Duration(C.ah_invocation_deadline_ms(inv)) * time.Millisecond
+
+	// Prompt backfill only when an observer can see it (no cost otherwise):
+	// observers only, its outcome dropped (docs/async.md).
+	var before *Event
+	if r.observes {
+		var bev *C.ah_event
+		if C.ah_invocation_backfill(inv, &bev, nil) == C.AH_OK && bev != nil {
+			defer C.ah_event_free(bev)
+			if b, err := eventFromNative(bev, nil, nil); err == nil {
+				defer b.releaseOutput() // before the event is freed
+				before = b
+			}
+		}
+	}
+	if C.ah_invocation_detaching(inv) {
+		if again != nil {
+			ap, an, free := cArgv(again)
+			var out *C.ah_response
+			st := C.ah_invocation_detach(inv, ap, an, &out, nil)
+			free()
+			if st == C.AH_OK && out != nil {
+				return takeResponse(out), nil
+			}
+		} else {
+			// In-process (tests, embedding): the agent's answer is the no
+			// opinion at once; the work runs here, its outcome dropped.
+			resp := completeDecision(inv, NoDecision())
+			if before != nil {
+				decideWithin(ctx, r, before, deadline, nil)
+			}
+			decideWithin(ctx, r, ev, deadline, nil)
+			return resp, nil
+		}
+	}
+	if before != nil {
+		decideWithin(ctx, r, before, deadline, nil)
+	}
 	return decide(ctx, r, ev, inv, deadline), nil
 }
 

@@ -23,6 +23,9 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv("AH_GO_TEST_HOOK"); mode != "" {
 		testHook(mode)
 	}
+	if os.Getenv("AH_ASYNC_HOOK") != "" {
+		asyncHook() // async_vectors_test.go
+	}
 	os.Exit(m.Run())
 }
 

@@ -181,6 +181,9 @@ type Router struct {
 	fns []any
 	// Observers or middleware registered (they run on every event).
 	wraps bool
+	// observes: an observer is registered (prompt backfill is delivered
+	// only then).
+	observes bool
 }
 
 // routerTable owns the core's table (freed with the Router).
@@ -227,6 +230,7 @@ func (r *Router) register(role uint32, on string, fn any) *Router {
 	}
 	r.fns = append(r.fns, fn)
 	r.wraps = r.wraps || role != 0
+	r.observes = r.observes || role == 1
 	return r
 }
 
@@ -327,10 +331,16 @@ func (r *Router) Decide(ctx context.Context, e *Event) (Decision, error) {
 	if r.table == nil {
 		return NoDecision(), nil
 	}
-	k := keyOf(e)
 	var d *C.ah_dispatch
 	var cerr *C.ah_error
-	st := C.ah_dispatch_new(r.table.p, k.kp, k.kn, k.np, k.nn, k.tp, k.tn, k.cp, k.cn, &d, &cerr)
+	var st C.ah_status
+	if e.Backfilled {
+		// A backfilled event runs the observers only (dispatch rule 5).
+		st = C.ah_dispatch_new_observers(r.table.p, &d, &cerr)
+	} else {
+		k := keyOf(e)
+		st = C.ah_dispatch_new(r.table.p, k.kp, k.kn, k.np, k.nn, k.tp, k.tn, k.cp, k.cn, &d, &cerr)
+	}
 	if st != C.AH_OK {
 		return Decision{}, errorOf(st, cerr)
 	}

@@ -74,6 +74,7 @@ pub fn exec_cmd(a: &ExecArgs) -> ExitCode {
             matcher: a.matcher.clone(),
             max_bytes: Some(c.max_bytes),
             state_dir: None,
+            ..RunArgs::default()
         },
         ..Plan::default()
     };

@@ -26,6 +26,8 @@ options:
   --hook-id=<id>       written by `agenthooks install`
   --match=<matcher>    unified matcher (shell, file.edit, mcp:<server>, ...), filtered here
   --max-bytes=<n>      stdin limit in bytes
+  --async              answer \"no opinion\" at once, run the handlers in a detached process
+                       (not on tool.pre, permission.request, prompt.submitted; docs/async.md)
   --help, -h           this text
 
 environment:

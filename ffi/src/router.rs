@@ -209,6 +209,33 @@ pub unsafe extern "C" fn ah_dispatch_new(
     })
 }
 
+/// Starts dispatching a backfilled event (`backfilled: true`, from
+/// `ah_invocation_backfill`): the observers only, then `no_decision`
+/// (dispatch rule 5). On success `*out` gets an owned `ah_dispatch`.
+/// Fails only with `AH_ERR_NULL_ARG`. May run concurrently with other
+/// `const` calls on `router`.
+///
+/// # Safety
+/// `router` NULL or live; `out` and `err` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_dispatch_new_observers(
+    router: *const ah_router,
+    out: *mut *mut ah_dispatch,
+    err: *mut *mut ah_error,
+) -> ah_status {
+    guard(err, || {
+        ptr::check_out(out, "out")?;
+        // SAFETY: pointer contract above.
+        let r = unsafe { ptr::borrow(router, "router") }?;
+        let d = ah_dispatch {
+            inner: r.table.start_observers(),
+        };
+        // SAFETY: `out` checked non-NULL above.
+        unsafe { ptr::give(out, d) };
+        Ok(())
+    })
+}
+
 /// What to call next; returns the tag: 0 observe (call observer `*id`,
 /// then `ah_dispatch_give`/`_give_error`), 1 middleware (call middleware
 /// `*id` with a `next` that calls `ah_dispatch_enter` with `*level` and

@@ -292,6 +292,43 @@ pub unsafe extern "C" fn ah_run_args_set_state_dir(
     })
 }
 
+/// Sets the ancestors' argv lists (nearest first) that prompt backfill
+/// reads instead of `/proc` (tests and fixtures): `json` is a JSON array
+/// of arrays of strings; NULL clears it. Fails with `AH_ERR_NULL_ARG`
+/// (`args`), `AH_ERR_INVALID_UTF8` or `AH_ERR_INVALID_ARGUMENT` (not
+/// such an array); then nothing changes and, if `err` is not NULL, `*err`
+/// gets an owned error. Needs exclusive access to `args`; keeps no
+/// pointer after return.
+///
+/// # Safety
+/// `args` must be NULL or a live `ah_run_args` no other thread uses during
+/// the call; `json` NULL or pointing at `json_len` readable bytes; `err`
+/// NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_run_args_set_ancestry(
+    args: *mut ah_run_args,
+    json: *const u8,
+    json_len: usize,
+    err: *mut *mut ah_error,
+) -> ah_status {
+    guard(err, || {
+        // SAFETY: caller contract above.
+        let text = unsafe { ptr::opt_text(json, json_len, "json") }?;
+        let chain = match text {
+            None => None,
+            Some(t) => Some(serde_json::from_str::<Vec<Vec<String>>>(t).map_err(|e| {
+                Fail::Core(Error::InvalidArgument {
+                    message: format!("ancestry: expected an array of argv arrays ({e})"),
+                })
+            })?),
+        };
+        // SAFETY: as above (exclusive access).
+        let a = unsafe { ptr::borrow_mut(args, "args") }?;
+        a.plan.args.ancestry = chain;
+        Ok(())
+    })
+}
+
 /// Frees parsed arguments. NULL is a no-op; freeing twice is undefined
 /// behaviour. Needs exclusive access.
 ///
@@ -587,6 +624,93 @@ fn complete(i: &mut ah_invocation, outcome: Result<agenthooks::Decision, Error>)
     // The core's one completion: encode, or the fail policy, plus the
     // opt-in `AGENTHOOKS_NOTES` lines on stderr.
     ah_response::new(i.inv.complete(outcome))
+}
+
+/// Whether this run answers "no opinion" at once and leaves the work to
+/// a detached child (`--async` on a non-gating event; `docs/async.md`):
+/// then call `ah_invocation_detach`. `false` for NULL. Thread-safe.
+///
+/// # Safety
+/// `inv` must be NULL or a live `ah_invocation`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_invocation_detaching(inv: *const ah_invocation) -> bool {
+    guard_value(|| {
+        // SAFETY: `inv` is NULL or live (caller contract).
+        unsafe { ptr::borrow_opt(inv) }.is_some_and(|i| i.inv.detaching())
+    })
+}
+
+/// Starts the detached child of an async hook: `argv` (`argc` entries,
+/// program first) is how to run this program again, with the `--async`
+/// it was started with (Go: `os.Executable()` and `os.Args[1:]`). On
+/// `AH_OK` `*out` gets the agent's answer (an owned `ah_response`, the
+/// event's "no opinion"; the invocation counts as completed), or NULL when
+/// the child could not be started (every slot busy, a spawn error): then
+/// run the handlers and complete as usual (the reason is added to the
+/// answer's stderr). Fails with `AH_ERR_NULL_ARG`, `AH_ERR_ALREADY_USED`
+/// or `AH_ERR_INVALID_UTF8`; then `*out` is untouched and, if `err` is
+/// not NULL, `*err` gets an owned error. Needs exclusive access to `inv`.
+///
+/// # Safety
+/// `inv` must be NULL or live; `argv` NULL (with `argc` 0) or `argc`
+/// NUL-terminated strings; `out` and `err` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_invocation_detach(
+    inv: *mut ah_invocation,
+    argv: *const *const c_char,
+    argc: usize,
+    out: *mut *mut ah_response,
+    err: *mut *mut ah_error,
+) -> ah_status {
+    guard(err, || {
+        ptr::check_out(out, "out")?;
+        // SAFETY: pointer contract above.
+        let argv = unsafe { ptr::argv(argv, argc) }?;
+        // SAFETY: pointer contract above.
+        let i = unsafe { ptr::borrow_mut(inv, "inv") }?;
+        if i.completed {
+            return Err(Fail::Used("ah_invocation_detach"));
+        }
+        match i.inv.detach(&argv) {
+            Some(r) => {
+                i.completed = true;
+                // SAFETY: `out` checked non-NULL above.
+                unsafe { ptr::give(out, ah_response::new(r)) };
+            }
+            // SAFETY: `out` checked non-NULL above.
+            None => unsafe { *out = std::ptr::null_mut() },
+        }
+        Ok(())
+    })
+}
+
+/// The backfilled `prompt.submitted` to show the observers before this
+/// event (at most once per session; `docs/async.md`): on `AH_OK` `*out`
+/// gets an owned `ah_event` (free with `ah_event_free`; its `raw` is
+/// `null`), or NULL when there is none. Call it only when an observer is
+/// registered (it may read `/proc` and the state root); later calls give
+/// the same event. Fails only with `AH_ERR_NULL_ARG`. Thread-safe.
+///
+/// # Safety
+/// `inv` must be NULL or live; `out` and `err` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_invocation_backfill(
+    inv: *const ah_invocation,
+    out: *mut *mut ah_event,
+    err: *mut *mut ah_error,
+) -> ah_status {
+    guard(err, || {
+        ptr::check_out(out, "out")?;
+        // SAFETY: pointer contract above.
+        let i = unsafe { ptr::borrow(inv, "inv") }?;
+        match i.inv.backfill() {
+            // SAFETY: `out` checked non-NULL above.
+            Some(ev) => unsafe { ptr::give(out, ah_event::view_of(ev)) },
+            // SAFETY: `out` checked non-NULL above.
+            None => unsafe { *out = std::ptr::null_mut() },
+        }
+        Ok(())
+    })
 }
 
 /// Step three with the handlers' decision (decision JSON; NULL with length

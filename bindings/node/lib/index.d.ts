@@ -463,6 +463,12 @@ export interface RunArgs {
   matcher?: string
   maxBytes?: number
   stateDir?: string
+  /** `--async`: answer at once, run the handlers in a detached child (docs/async.md). */
+  asyncRun?: boolean
+  /** `--async-child`: this process is that child. */
+  asyncChild?: boolean
+  /** The ancestors' argv lists, nearest first, instead of `/proc` (prompt backfill; tests). */
+  ancestry?: string[][]
 }
 /**
  * Validates a hook's argv strictly; `null` without the `agenthooks` word.

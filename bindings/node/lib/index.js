@@ -28,6 +28,7 @@ const version = native.version()
 const NATIVE = Symbol('agenthooks.native')
 const POLICY_JSON = Symbol('agenthooks.policyJson')
 const DECIDE_OBSERVED = Symbol('agenthooks.decideObserved')
+const HAS_OBSERVERS = Symbol('agenthooks.hasObservers')
 
 // ---------------------------------------------------------------- errors
 
@@ -538,6 +539,7 @@ class Router {
   // For the failsafe only (no addon: no table to ask).
   #keys = new Set()
   #middleware = 0
+  #observers = 0
   #policy = null
 
   constructor(options) {
@@ -563,6 +565,7 @@ class Router {
     const w = role === ROLE_HANDLER ? fn[WHEN] : undefined
     this.#keys.add(on)
     if (role === ROLE_MIDDLEWARE) this.#middleware++
+    if (role === ROLE_OBSERVER) this.#observers++
     if (this.#table === null) return
     const id = native.routerAdd(this.#table, role, on, w ? w.spec : '')
     if (id instanceof native.NativeError) throw fromNative(id)
@@ -644,10 +647,17 @@ class Router {
     return this[DECIDE_OBSERVED](event).decision
   }
 
+  // Whether an observer is registered (prompt backfill is delivered only then).
+  [HAS_OBSERVERS]() {
+    return this.#observers > 0
+  }
+
   // decide(), plus a promise that settles when the observers are done.
   [DECIDE_OBSERVED](event) {
     const run = { pending: null, thrown: [] }
     const d = call(() => {
+      // A backfilled event runs the observers only (dispatch rule 5).
+      if (event && event.backfilled === true) return native.dispatchStartObservers(this.#table)
       const r = native.dispatchStart(this.#table, ...keyOf(event))
       if (r instanceof native.NativeError) throw fromNative(r)
       return r
@@ -776,7 +786,33 @@ async function decideWithin(router, event, deadline, onLate) {
   return d
 }
 
-async function completeInvocation(router, inv) {
+// How to run this hook program again, for an async hook's detached child:
+// node, its flags and the script argv, as the process was started.
+function programArgv() {
+  return [process.execPath, ...process.execArgv, ...process.argv.slice(1)]
+}
+
+async function completeInvocation(router, inv, again) {
+  // Prompt backfill only when an observer can see it (no cost otherwise).
+  const bf = router[HAS_OBSERVERS]() ? inv.backfill() : null
+  const before = bf ? eventOf(bf) : null
+  const observeBefore = async () => {
+    if (before) await decideWithin(router, before, inv.deadlineMs).catch(() => {})
+  }
+  if (inv.detaching) {
+    if (again) {
+      const answer = inv.detach(again)
+      if (answer) return answer
+    } else {
+      // In-process (tests, embedding): the agent's answer is the no
+      // opinion at once; the work runs here, its outcome dropped.
+      const answer = inv.complete(NO_DECISION_JSON)
+      await observeBefore()
+      await decideWithin(router, eventOf(inv.event()), inv.deadlineMs).catch(() => {})
+      return answer
+    }
+  }
+  await observeBefore()
   try {
     const d = await decideWithin(router, eventOf(inv.event()), inv.deadlineMs)
     return inv.complete(decisionJson(d))
@@ -1053,7 +1089,7 @@ function main(router) {
   // otherwise crash the process with no answer: they fail the run instead.
   process.on('uncaughtException', fail)
   process.on('unhandledRejection', fail)
-  completeInvocation(router, inv).then((resp) => {
+  completeInvocation(router, inv, programArgv()).then((resp) => {
     if (inv.claim()) finish(resp)
   }, fail)
   return new Promise(() => {})

@@ -64,6 +64,15 @@ pub fn router_handles(
     key(&kind, &native_name, None, None).is_ok_and(|k| table.handles(k))
 }
 
+/// Starts dispatching a backfilled event: the observers only (dispatch
+/// rule 5).
+#[napi(ts_return_type = "ExternalObject<'agenthooks:Dispatch'>")]
+pub fn dispatch_start_observers(
+    #[napi(ts_arg_type = "ExternalObject<'agenthooks:RouterTable'>")] table: &External<Table>,
+) -> External<Dispatch> {
+    External::new(table.start_observers())
+}
+
 /// Starts dispatching an event (its kind, native name, tool name and
 /// canonical class).
 #[napi(ts_return_type = "ExternalObject<'agenthooks:Dispatch'> | NativeError")]

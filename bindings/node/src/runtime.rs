@@ -39,6 +39,13 @@ pub struct RunArgs {
     pub max_bytes: Option<f64>,
     /// Where cross-process state lives (default: the core's `state_dir()`).
     pub state_dir: Option<String>,
+    /// `--async`: answer at once, run the handlers in a detached child.
+    pub async_run: Option<bool>,
+    /// `--async-child`: this process is that child.
+    pub async_child: Option<bool>,
+    /// The ancestors' argv lists, nearest first, instead of `/proc`
+    /// (prompt backfill; tests and fixtures).
+    pub ancestry: Option<Vec<Vec<String>>>,
 }
 
 impl From<runtime::RunArgs> for RunArgs {
@@ -57,6 +64,9 @@ impl From<runtime::RunArgs> for RunArgs {
             matcher: a.matcher,
             max_bytes: a.max_bytes.map(|m| m as f64),
             state_dir: a.state_dir.map(|p| p.to_string_lossy().into_owned()),
+            async_run: Some(a.async_run),
+            async_child: Some(a.async_child),
+            ancestry: a.ancestry,
         }
     }
 }
@@ -84,6 +94,9 @@ impl RunArgs {
             matcher: self.matcher.clone(),
             max_bytes: self.max_bytes.map(|m| m as usize),
             state_dir: self.state_dir.clone().map(Into::into),
+            async_run: self.async_run.unwrap_or(false),
+            async_child: self.async_child.unwrap_or(false),
+            ancestry: self.ancestry.clone(),
         })
     }
 }
@@ -232,6 +245,30 @@ impl NativeInvocation {
             .inv
             .complete(Err(error::copy(&error.inner)))
             .into()
+    }
+
+    /// Whether this run answers "no opinion" at once and leaves the work
+    /// to a detached child (`--async` on a non-gating event).
+    #[napi(getter)]
+    pub fn detaching(&self) -> bool {
+        self.inner.inv.detaching()
+    }
+
+    /// Starts the detached child (`program_argv`: `process.execPath`, its
+    /// `execArgv` and the script argv, with the `--async` it was started
+    /// with) and returns the agent's answer; `null` when it cannot start
+    /// (the handlers then run here, synchronously).
+    #[napi]
+    pub fn detach(&self, program_argv: Vec<String>) -> Option<Response> {
+        self.inner.inv.detach(&program_argv).map(Into::into)
+    }
+
+    /// The backfilled `prompt.submitted` to show the observers before this
+    /// event (at most once per session), or `null`. Call it only when an
+    /// observer is registered.
+    #[napi(ts_return_type = "ExternalObject<'agenthooks:Event'> | null")]
+    pub fn backfill(&self) -> Option<External<Arc<Event>>> {
+        self.inner.inv.backfill().map(handle)
     }
 
     /// Takes the right to answer: `true` once, for the first caller (the

@@ -60,6 +60,7 @@ const CORE = {
   'capability::plan': 'internal to respond',
   'Response / Note': 'plain objects returned by respond (typed in index.d.ts)',
   'dedupe (claim, suppressed_response)': 'applied inside prepare by main(); not wrapped for in-process use yet',
+  'detach / backfill / ancestry (async hooks, prompt backfill; docs/async.md)': 'inside main and run (Invocation detach / backfill; run takes args.ancestry)',
   'detect::detect': 'detect',
   'runtime::parse_args (strict; a JSON last argument is the argv payload)': 'parseArgs',
   quirks: 'not wrapped yet (machine-readable registry, still landing)',

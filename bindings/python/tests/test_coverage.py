@@ -90,6 +90,9 @@ EXCLUDED: Dict[str, str] = {
     "json": "the payload JSON reader, applied inside decode (and by Event.raw_json)",
     "dedupe": "runtime-internal: applied by the core's prepare() once the runtime calls it",
     "state": "runtime-internal: the private per-user state root prepare() and install use",
+    "ancestry": "runtime-internal: the hook's ancestor chain from /proc, read by prompt backfill (run(ancestry=) injects one)",
+    "backfill": "runtime-internal: Invocation.backfill() in main/run delivers the backfilled prompt to observers",
+    "detach": "runtime-internal: Invocation.detach() in main starts the async hook's detached child",
     "matrix": "documentation: the support matrix is `agenthooks capabilities --table` and docs/support-matrix.md, derived from the rows capability_of returns",
     "failsafe": "rendered at build time into _fail_table.json, which _failsafe.py reads when _native cannot load",
 }
