@@ -26,7 +26,7 @@ options:
   --hook-id=<id>       written by `agenthooks install`
   --match=<matcher>    unified matcher (shell, file.edit, mcp:<server>, ...), filtered here
   --max-bytes=<n>      stdin limit in bytes
-  --async              answer \"no opinion\" at once, run the handlers in a detached process
+  --async              answer at once (no opinion), run the handlers in a detached process
                        (not on tool.pre, permission.request, prompt.submitted; docs/async.md)
   --help, -h           this text
 

@@ -1686,6 +1686,22 @@ static void test_runtime(void) {
   CHECK(ah_invocation_event(NULL) == NULL && ah_invocation_event_json(NULL).ptr == NULL, "invocation NULL");
   CHECK(ah_invocation_event_view(NULL).ptr == NULL, "invocation NULL view");
   CHECK(ah_invocation_deadline_ms(NULL) == 0 && ah_invocation_policy_json(NULL).ptr == NULL, "invocation NULL 2");
+  /* Async hooks and prompt backfill (docs/async.md): NULL handling and the
+   * ancestry setter's validation; the behaviour is the Go runner's
+   * (fixtures/async). */
+  {
+    ah_response *dr = NULL;
+    ah_event *bf = NULL;
+    ah_dispatch *od = NULL;
+    CHECK(!ah_invocation_detaching(NULL), "detaching NULL");
+    CHECK(ah_invocation_detach(NULL, NULL, 0, &dr, NULL) == AH_ERR_NULL_ARG, "detach NULL inv");
+    CHECK(ah_invocation_backfill(NULL, &bf, NULL) == AH_ERR_NULL_ARG, "backfill NULL inv");
+    CHECK(ah_dispatch_new_observers(NULL, &od, NULL) == AH_ERR_NULL_ARG, "observers dispatch NULL router");
+    CHECK(ah_run_args_set_ancestry(a, S("[[\"cursor-agent\",\"-p\",\"x\"]]"), NULL) == AH_OK, "ancestry ok");
+    CHECK(ah_run_args_set_ancestry(a, S("{\"not\":\"a list\"}"), NULL) == AH_ERR_INVALID_ARGUMENT, "ancestry bad");
+    CHECK(ah_run_args_set_ancestry(a, NULL, 0, NULL) == AH_OK, "ancestry cleared");
+    CHECK(ah_run_args_set_ancestry(NULL, NULL, 0, NULL) == AH_ERR_NULL_ARG, "ancestry NULL args");
+  }
   ah_invocation_free(NULL);
   ah_error_free(rerr);
   ah_buf_free(in);
