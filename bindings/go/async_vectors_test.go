@@ -160,7 +160,7 @@ func TestAsyncHookProcess(t *testing.T) {
 	for _, c := range []struct {
 		sleepMs, timeout int
 		finishes         bool
-	}{{500, 5, true}, {3000, 1, false}} {
+	}{{2500, 5, true}, {3000, 1, false}} {
 		tmp := t.TempDir()
 		marker := filepath.Join(tmp, "marker")
 		cmd := exec.Command(os.Args[0], "agenthooks", "run",

@@ -96,7 +96,7 @@ function waitFor(p, ms) {
   return fs.existsSync(p)
 }
 
-for (const [sleepMs, timeout, finishes] of [[500, 5, true], [3000, 1, false]]) {
+for (const [sleepMs, timeout, finishes] of [[2500, 5, true], [3000, 1, false]]) {
   test(`an async hook process detaches (handler ${sleepMs} ms, --timeout=${timeout})`, () => {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ah-node-async-proc-'))
     try {
