@@ -88,6 +88,24 @@ export declare class NativeInvocation {
    */
   completeError(error: NativeError): Response
   /**
+   * Whether this run answers "no opinion" at once and leaves the work
+   * to a detached child (`--async` on a non-gating event).
+   */
+  get detaching(): boolean
+  /**
+   * Starts the detached child (`program_argv`: `process.execPath`, its
+   * `execArgv` and the script argv, with the `--async` it was started
+   * with) and returns the agent's answer; `null` when it cannot start
+   * (the handlers then run here, synchronously).
+   */
+  detach(programArgv: Array<string>): Response | null
+  /**
+   * The backfilled `prompt.submitted` to show the observers before this
+   * event (at most once per session), or `null`. Call it only when an
+   * observer is registered.
+   */
+  backfill(): ExternalObject<'agenthooks:Event'> | null
+  /**
    * Takes the right to answer: `true` once, for the first caller (the
    * JS path or the watchdog).
    */
@@ -267,6 +285,12 @@ export declare function dispatchResult(d: ExternalObject<'agenthooks:Dispatch'>)
  * canonical class).
  */
 export declare function dispatchStart(table: ExternalObject<'agenthooks:RouterTable'>, kind: string, nativeName: string, tool?: string | undefined | null, canonical?: string | undefined | null): ExternalObject<'agenthooks:Dispatch'> | NativeError
+
+/**
+ * Starts dispatching a backfilled event: the observers only (dispatch
+ * rule 5).
+ */
+export declare function dispatchStartObservers(table: ExternalObject<'agenthooks:RouterTable'>): ExternalObject<'agenthooks:Dispatch'>
 
 /**
  * The next step, packed: `tag + 8 * level + 524288 * id` (tags: 0
@@ -495,6 +519,15 @@ export interface RunArgs {
   maxBytes?: number
   /** Where cross-process state lives (default: the core's `state_dir()`). */
   stateDir?: string
+  /** `--async`: answer at once, run the handlers in a detached child. */
+  asyncRun?: boolean
+  /** `--async-child`: this process is that child. */
+  asyncChild?: boolean
+  /**
+   * The ancestors' argv lists, nearest first, instead of `/proc`
+   * (prompt backfill; tests and fixtures).
+   */
+  ancestry?: Array<Array<string>>
 }
 
 /**

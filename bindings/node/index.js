@@ -851,6 +851,7 @@ module.exports.dispatchGiveError = nativeBinding.dispatchGiveError
 module.exports.dispatchGuard = nativeBinding.dispatchGuard
 module.exports.dispatchResult = nativeBinding.dispatchResult
 module.exports.dispatchStart = nativeBinding.dispatchStart
+module.exports.dispatchStartObservers = nativeBinding.dispatchStartObservers
 module.exports.dispatchStep = nativeBinding.dispatchStep
 module.exports.errorCodes = nativeBinding.errorCodes
 module.exports.eventAnswer = nativeBinding.eventAnswer
