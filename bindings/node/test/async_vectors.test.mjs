@@ -12,7 +12,7 @@ import path from 'node:path'
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
-import { Router, deny, run, parseArgs } from '../lib/index.mjs'
+import { Decision, Router, run, parseArgs } from '../lib/index.mjs'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const dir = path.join(here, '..', '..', '..', 'fixtures', 'async')
@@ -30,7 +30,7 @@ function routerRecording(seen) {
     if (e.prompt !== undefined && e.prompt !== null) o.prompt = e.prompt
     seen.push(o)
   })
-  r.onToolPre((e) => ((e.tool?.command ?? '').includes('rm -rf') ? deny('vector guard: rm -rf is not allowed') : null))
+  r.onToolPre((e) => ((e.tool?.command ?? '').includes('rm -rf') ? Decision.deny('vector guard: rm -rf is not allowed') : null))
   return r
 }
 
