@@ -29,6 +29,7 @@ pub mod failsafe;
 pub mod install;
 pub mod json;
 pub mod matrix;
+pub mod mcp;
 pub mod model;
 pub mod quirks;
 
@@ -51,6 +52,7 @@ pub mod serve;
 pub mod simulate;
 pub mod state;
 pub mod testing;
+pub mod transcript;
 mod usage;
 pub use process::main;
 pub use router::{
