@@ -597,6 +597,49 @@ const struct ah_event *ah_bridge_job_event(const struct ah_bridge_job *job);
 void ah_bridge_job_free(struct ah_bridge_job *job);
 
 /**
+ * Resolves an MCP server's transport from the agent's own configuration.
+ * `req` is `{"provider", "server", "cwd"?, "home"?, "env"?: {...},
+ * "agent_argv"?: [...], "payload_url"?, "payload_command"?}` (an explicit
+ * lookup) or `{"event": <canonical event>}` (the running process's
+ * environment and agent, cached per session in the state root). On
+ * success `*out` gets an owned `ah_buf` with `{"transport": {"server",
+ * "transport", "command"?, "args"?, "url"?, "from_config", "config_path"?,
+ * "scope"} | null}` or `{"error": {...}}` — still `AH_OK`. Fails only with
+ * `AH_ERR_NULL_ARG`, `AH_ERR_INVALID_UTF8` or `AH_ERR_PANIC`; then `*out`
+ * is untouched and, if `err` is not NULL, `*err` gets an owned error.
+ * Reads files only (bounded); thread-safe; keeps no pointer after return.
+ *
+ * # Safety
+ * `req` must point at `req_len` readable bytes; `out` and `err` NULL or
+ * writable.
+ */
+ah_status ah_mcp_resolve_json(const uint8_t *req,
+                              size_t req_len,
+                              struct ah_buf **out,
+                              struct ah_error **err);
+
+/**
+ * Reads one page of a transcript file. `req` is `{"path", "format"?:
+ * "auto" | provider id, "offset"?: 0, "line"?: 1, "max_entries"?: 256,
+ * "max_line_bytes"?: 4194304}`; pass the answer's `next_offset` /
+ * `next_line` back for the next page until `done`. On success `*out` gets
+ * an owned `ah_buf` with `{"entries": [{"line", "offset", "kind",
+ * "format"?, "type"?, "role"?, "text"?, "tool_calls"?, "tool_results"?,
+ * "timestamp"?, "bytes"?, "raw"?}], "next_offset", "next_line", "done"}`
+ * or `{"error": {...}}` — still `AH_OK`. Memory is bounded by
+ * `max_entries` × `max_line_bytes`. Failures as for
+ * `ah_mcp_resolve_json`. Thread-safe; keeps no pointer after return.
+ *
+ * # Safety
+ * `req` must point at `req_len` readable bytes; `out` and `err` NULL or
+ * writable.
+ */
+ah_status ah_transcript_page_json(const uint8_t *req,
+                                  size_t req_len,
+                                  struct ah_buf **out,
+                                  struct ah_error **err);
+
+/**
  * Returns the buffer's contents (followed by a NUL that `len` does not
  * count). The view is valid until `ah_buf_free(buf)`; `{NULL, 0}` when
  * `buf` is NULL. Thread-safe.

@@ -18,6 +18,7 @@ mod sigpipe;
 mod text;
 
 pub mod bridge;
+pub mod context;
 pub mod buf;
 pub mod error;
 pub mod error_api;

@@ -2195,6 +2195,93 @@ static void run_simulate_case(const char *cd, const char *name) {
   free(want_w);
 }
 
+/* ------------------------------------------- MCP transport, transcripts */
+
+/* One fixtures/mcp/ case: the lookup's answer equals the expectation
+ * (for an error expectation, the code). */
+static void run_mcp_case(const char *cd, const char *name) {
+  char *req = read_file(cd, "request.json", NULL);
+  char *want_text = read_file(cd, "expect.json", NULL);
+  jval *want = want_text ? json_parse(want_text, strlen(want_text)) : NULL;
+  ah_status st = AH_ERR_PANIC;
+  jval *got = req ? json_call(ah_mcp_resolve_json, req, &st) : NULL;
+  CHECK(got && want && st == AH_OK, "%s: resolve", name);
+  const jval *werr = want ? json_get(want, "error") : NULL;
+  if (got && want) {
+    if (werr) {
+      const char *code = error_code(got);
+      CHECK(code && json_str_is(json_get(werr, "code"), code), "%s: error code", name);
+    } else {
+      CHECK(json_equal(got, want), "%s: transport", name);
+    }
+  }
+  json_free(got);
+  json_free(want);
+  free(req);
+  free(want_text);
+}
+
+/* One fixtures/transcript/ case: every page, in order, equals the
+ * expected entries. */
+static void run_transcript_case(const char *cd, const char *name) {
+  char *base = read_file(cd, "request.json", NULL);
+  char *want_text = read_file(cd, "expect.json", NULL);
+  jval *want = want_text ? json_parse(want_text, strlen(want_text)) : NULL;
+  CHECK(base && want && want->type == J_ARR, "%s: case files", name);
+  if (!base || !want || want->type != J_ARR) goto out;
+  size_t at = 0, pages = 0;
+  unsigned long long offset = 0, line = 1;
+  for (; pages < 10000; pages++) {
+    /* base is `{...}`: splice offset and line in before its closing brace */
+    size_t bl = strlen(base);
+    char *req = malloc(bl + 96);
+    if (!req) break;
+    memcpy(req, base, bl - 1);
+    snprintf(req + bl - 1, 96, ",\"offset\":%llu,\"line\":%llu}", offset, line);
+    ah_status st = AH_ERR_PANIC;
+    jval *page = json_call(ah_transcript_page_json, req, &st);
+    free(req);
+    const jval *entries = page ? json_get(page, "entries") : NULL;
+    CHECK(st == AH_OK && entries && entries->type == J_ARR, "%s: page %zu", name, pages);
+    if (!entries || entries->type != J_ARR) {
+      json_free(page);
+      break;
+    }
+    for (size_t k = 0; k < entries->n; k++, at++)
+      CHECK(at < want->n && json_equal(entries->items[k], want->items[at]), "%s: entry %zu", name, at);
+    const jval *no = json_get(page, "next_offset"), *nl = json_get(page, "next_line"), *done = json_get(page, "done");
+    bool finished = done && done->type == J_BOOL && done->b;
+    if (no && no->type == J_NUM) offset = strtoull(no->s, NULL, 10);
+    if (nl && nl->type == J_NUM) line = strtoull(nl->s, NULL, 10);
+    json_free(page);
+    if (finished) break;
+  }
+  CHECK(at == want->n, "%s: %zu entries read, %zu expected", name, at, want->n);
+out:
+  json_free(want);
+  free(base);
+  free(want_text);
+}
+
+static void test_context_api(void) {
+  ah_status st;
+  jval *j = json_call(ah_transcript_page_json, "{\"path\":\"/nonexistent/agenthooks.jsonl\"}", &st);
+  CHECK(st == AH_OK && error_code(j) && strcmp(error_code(j), "io") == 0, "transcript: missing file is io");
+  json_free(j);
+  j = json_call(ah_mcp_resolve_json, "{\"provider\":\"vim\",\"server\":\"x\"}", &st);
+  CHECK(st == AH_OK && error_code(j) && strcmp(error_code(j), "invalid_argument") == 0, "mcp: bad provider");
+  json_free(j);
+  ah_status (*fs[])(const uint8_t *, size_t, ah_buf **, ah_error **) = {ah_mcp_resolve_json, ah_transcript_page_json};
+  for (size_t i = 0; i < 2; i++) {
+    ah_buf *b = NULL;
+    ah_error *e = NULL;
+    CHECK(fs[i](NULL, 0, &b, &e) == AH_ERR_NULL_ARG && b == NULL && ah_error_code(e) == AH_ERR_NULL_ARG,
+          "context %zu: NULL request", i);
+    ah_error_free(e);
+    CHECK(fs[i](S(BAD_UTF8), &b, NULL) == AH_ERR_INVALID_UTF8 && b == NULL, "context %zu: bad UTF-8", i);
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc != 3) {
     fprintf(stderr, "usage: %s <flattened fixtures dir> <fixtures dir>\n", argv[0]);
@@ -2213,8 +2300,10 @@ int main(int argc, char **argv) {
   test_bridge();
   test_host();
   test_simulate();
+  test_context_api();
   int matched = walk(argv[1], "provider", run_provider_case) + walk(argv[1], "router", run_router_case) +
-                walk(argv[1], "runtime", run_runtime_case) + walk(argv[1], "simulate", run_simulate_case);
+                walk(argv[1], "runtime", run_runtime_case) + walk(argv[1], "simulate", run_simulate_case) +
+                walk(argv[1], "mcp", run_mcp_case) + walk(argv[1], "transcript", run_transcript_case);
   walk_dispatch(argv[1], argv[2]);
   matched += walk_serve(argv[1], argv[2], &checks, &failures);
   CHECK(matched > 0, "no fixtures matched AH_FIXTURE");

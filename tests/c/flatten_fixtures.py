@@ -29,6 +29,11 @@ payload bytes (`payload` compact, `payload_text`, `payload_b64`,
   <out>/runtime/count
   <out>/runtime/<i>/name, argv (NUL-separated), stdin (bytes), [router.json],
                     stdout | stdout.json, [stderr_contains] (NUL-separated), exit
+  <out>/mcp/count, <out>/mcp/<i>/name, request.json ({root} replaced by the
+                  case folder's absolute path), expect.json
+  <out>/transcript/count, <out>/transcript/<i>/name, request.json (path,
+                  format, max_line_bytes, max_entries = the case's page size),
+                  expect.json (the entries array)
   <out>/serve/count, files          cases written; *.json files in fixtures/serve
   <out>/serve/<i>/name, argv (NUL-separated), argc, input (the bytes the plugin
                   writes), output (one reply frame a line), in_order (one JSON
@@ -128,7 +133,7 @@ def write(d, name, data):
 def provider_cases(root, out):
     # fixtures/async (async hooks, prompt backfill) is run over this C ABI by
     # the Go runner (bindings/go/async_vectors_test.go), not flattened here.
-    dirs = sorted(p for p in root.iterdir() if p.is_dir() and p.name not in ("router", "host", "install", "runtime", "serve", "simulate", "async"))
+    dirs = sorted(p for p in root.iterdir() if p.is_dir() and p.name not in ("router", "host", "install", "runtime", "serve", "simulate", "async", "mcp", "transcript"))
     names = set()
     i = 0
     for d in dirs:
@@ -492,6 +497,50 @@ def simulate_cases(root, out):
     return i
 
 
+MCP_KEYS = {"name", "description", "request", "expect"}
+TRANSCRIPT_KEYS = {"name", "description", "file", "format", "max_line_bytes", "page_size", "expect"}
+
+
+def mcp_cases(root, out):
+    """fixtures/mcp/README.md: a fake HOME/project tree + lookup -> transport."""
+    i = 0
+    for case in sorted(p for p in (root / "mcp").iterdir() if (p / "case.json").is_file()):
+        top = case.resolve()
+        text = (case / "case.json").read_text().replace("{root}", str(top))
+        c = json.loads(text)
+        assert set(c) <= MCP_KEYS, f"{case}: unknown fields {set(c) - MCP_KEYS}"
+        assert c["name"] == f"mcp/{case.name}", f"{case}: name must equal the path"
+        cd = out / str(i)
+        cd.mkdir(parents=True)
+        write(cd, "name", c["name"])
+        write(cd, "request.json", json.dumps(c["request"]))
+        write(cd, "expect.json", json.dumps(c["expect"]))
+        i += 1
+    write(out, "count", i)
+    return i
+
+
+def transcript_cases(root, out):
+    """fixtures/transcript/README.md: a transcript file read page by page."""
+    i = 0
+    for f in sorted((root / "transcript").glob("*.json")):
+        c = json.loads(f.read_text())
+        assert set(c) <= TRANSCRIPT_KEYS, f"{f}: unknown fields {set(c) - TRANSCRIPT_KEYS}"
+        assert c["name"] == f"transcript/{f.stem}", f"{f}: name must equal the path"
+        req = {"path": str((f.parent / c["file"]).resolve()), "format": c.get("format", "auto"),
+               "max_entries": c.get("page_size", 256)}
+        if "max_line_bytes" in c:
+            req["max_line_bytes"] = c["max_line_bytes"]
+        cd = out / str(i)
+        cd.mkdir(parents=True)
+        write(cd, "name", c["name"])
+        write(cd, "request.json", json.dumps(req))
+        write(cd, "expect.json", json.dumps(c["expect"]))
+        i += 1
+    write(out, "count", i)
+    return i
+
+
 def main():
     root, out = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
     if out.exists():
@@ -509,8 +558,10 @@ def main():
     d = dispatch_cases(root, out / "dispatch")
     v = serve_cases(root, out / "serve")
     s = simulate_cases(root, out / "simulate")
+    mc = mcp_cases(root, out / "mcp")
+    tc = transcript_cases(root, out / "transcript")
     print(f"flatten_fixtures: {n} provider cases, {m} router cases, {d} dispatch vectors, "
-          f"{k} runtime vectors, {v} serve vectors, {s} simulate vectors -> {out}")
+          f"{k} runtime vectors, {v} serve vectors, {s} simulate vectors, {mc} mcp cases, {tc} transcript cases -> {out}")
 
 
 if __name__ == "__main__":
