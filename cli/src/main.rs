@@ -1,5 +1,6 @@
 //! The `agenthooks` command: argument parsing only; the core does the work.
 
+mod context;
 mod exec;
 mod host;
 
@@ -100,6 +101,11 @@ enum Cmd {
     /// Run a hook the way each agent would and show what each agent does
     /// with its answer (table, or JSON with --json).
     Simulate(simulate::SimulateArgs),
+    /// Payload on stdin -> the transport of the MCP server its tool call
+    /// names, from the agent's own MCP configuration (`{"transport": ...}`).
+    McpTransport(Common),
+    /// Print a transcript file's entries, one JSON object a line.
+    Transcript(context::TranscriptArgs),
 }
 
 fn main() -> ExitCode {
@@ -133,6 +139,8 @@ fn main() -> ExitCode {
         Cmd::Restore(a) => install::restore_cmd(&a),
         Cmd::Sample(a) => sample::sample_cmd(&a),
         Cmd::Simulate(a) => simulate::simulate_cmd(&a),
+        Cmd::McpTransport(c) => context::mcp_transport_cmd(&c),
+        Cmd::Transcript(a) => context::transcript_cmd(&a),
     }
 }
 

@@ -6,7 +6,9 @@ Serve:   fake_model.py serve PORT_FILE LOG_FILE COMMAND
   Claude Code), OpenAI Responses (POST /v1/responses, Codex), OpenAI chat
   completions (POST /v1/chat/completions, Copilot CLI and Kimi Code) and Gemini
   (POST /v1beta/models/M:streamGenerateContent|generateContent|countTokens).
-  Turn 1: one shell tool call running COMMAND. Later turns (and side requests
+  Turn 1: one shell tool call running COMMAND (Anthropic only: a COMMAND
+  of the form `mcp:<tool name>:<JSON input>` calls that tool instead, e.g.
+  an MCP tool `mcp__echo__echo`). Later turns (and side requests
   without tools): the text "done"; Gemini's router side call gets the JSON it
   asks for. The turn is the number of earlier assistant turns (tool calls)
   already in the request, so the script is stateless and retry-safe.
@@ -53,7 +55,13 @@ def shell_args(command):
 
 
 def anthropic_answer(body, turn, command):
-    if turn == 0:
+    if turn == 0 and command.startswith("mcp:"):
+        _, name, args = command.split(":", 2)
+        block = {"type": "tool_use", "id": "toolu_e2e_1", "name": name, "input": {}}
+        full = dict(block, input=json.loads(args))
+        delta = {"type": "input_json_delta", "partial_json": json.dumps(full["input"])}
+        stop = "tool_use"
+    elif turn == 0:
         block = {"type": "tool_use", "id": "toolu_e2e_1", "name": "Bash", "input": {}}
         full = dict(block, input=shell_args(command))
         delta = {"type": "input_json_delta", "partial_json": json.dumps(full["input"])}
