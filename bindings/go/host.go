@@ -143,6 +143,10 @@ func jsonCall(which int, req []byte, out any) error {
 		st = C.ah_fixture_corpus_json(p, n, &buf, &cerr)
 	case callScenarioPayloads:
 		st = C.ah_scenario_payloads_json(p, n, &buf, &cerr)
+	case callMCPResolve:
+		st = C.ah_mcp_resolve_json(p, n, &buf, &cerr)
+	case callTranscriptPage:
+		st = C.ah_transcript_page_json(p, n, &buf, &cerr)
 	default:
 		return newError("invalid_argument", "no JSON entry point %d", which)
 	}
@@ -183,6 +187,9 @@ const (
 	callSimulate
 	callCorpus
 	callScenarioPayloads
+	// MCP transports and transcripts (context.go).
+	callMCPResolve
+	callTranscriptPage
 )
 
 // HostRun runs the hooks of a Claude Code or Codex configuration for one

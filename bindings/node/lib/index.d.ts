@@ -677,3 +677,49 @@ export declare function install(manifest: Manifest, target?: InstallTarget): { r
 export declare function uninstall(manifest: Manifest, target?: InstallTarget): { results: InstallResult[] }
 /** What is installed where, per agent (`run`: also self-check each hook). */
 export declare function doctor(target?: { home?: string; project?: string; env?: Record<string, string>; run?: boolean }): { agents: JsonObject[] }
+
+/** An MCP server's transport, from the agent's own configuration (never env values or headers). */
+export interface McpTransport {
+  server: string
+  transport: 'stdio' | 'http' | 'sse' | string
+  command?: string
+  args?: string[]
+  url?: string
+  from_config: boolean
+  config_path?: string
+  /** `user`, `local` and `flag` are the user's own; `project` came with the repository; `plugin`; `payload`. */
+  scope: 'user' | 'local' | 'project' | 'plugin' | 'flag' | 'payload'
+}
+/** The transport of the MCP server an event's tool call names (lazy, cached per session), or null. */
+export declare function mcpTransport(event: { tool?: { mcp?: unknown } | null } & JsonObject): McpTransport | null
+/** An explicit MCP lookup in a given HOME / project tree. */
+export declare function resolveMcpTransport(request: {
+  provider: string
+  server: string
+  cwd?: string
+  home?: string
+  env?: Record<string, string>
+  agent_argv?: string[]
+  payload_url?: string
+  payload_command?: string
+}): McpTransport | null
+/** One transcript line. */
+export interface TranscriptEntry {
+  line: number
+  offset: number
+  kind: 'message' | 'meta' | 'unknown' | 'invalid' | 'too_long'
+  format?: string
+  type?: string
+  role?: string
+  text?: string
+  tool_calls?: { id?: string; name: string; input: JsonObject }[]
+  tool_results?: { id?: string; output?: unknown; is_error?: boolean }[]
+  timestamp?: string
+  bytes?: number
+  raw?: unknown
+}
+/** Streams a transcript file's entries with bounded memory. */
+export declare function readTranscript(
+  path: string,
+  options?: { format?: string; maxLineBytes?: number; pageSize?: number },
+): AsyncGenerator<TranscriptEntry, void, void>

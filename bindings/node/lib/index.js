@@ -1149,6 +1149,52 @@ function hostRun(request) {
   return jsonCall(native.hostRunJson, snakeKeys(request))
 }
 
+// ------------------------------------- MCP transports and transcripts
+
+/**
+ * The transport of the MCP server an event's tool call names, read lazily
+ * from the agent's own MCP configuration (this process's HOME and agent,
+ * cached per session): `{server, transport, command?, args?, url?,
+ * from_config, config_path?, scope}`, or null when the call is not an MCP
+ * call or no configuration names the server. Env values and headers are
+ * never reported.
+ */
+function mcpTransport(event) {
+  if (!event || !event.tool || !event.tool.mcp) return null
+  const { raw, ...canonical } = event
+  return jsonCall(native.mcpResolveJson, { event: canonical }).transport ?? null
+}
+
+/**
+ * An explicit MCP lookup: `{provider, server, cwd?, home?, env?,
+ * agent_argv?, payload_url?, payload_command?}` -> the transport or null.
+ */
+function resolveMcpTransport(request) {
+  return jsonCall(native.mcpResolveJson, request).transport ?? null
+}
+
+/**
+ * Reads a transcript file (`event.session.transcript_path`) as an async
+ * iterator of entries `{line, offset, kind, format?, type?, role?, text?,
+ * tool_calls?, tool_results?, timestamp?, bytes?, raw?}`, `pageSize` lines
+ * per native call. Lines over `maxLineBytes` (default 4 MiB) are skipped
+ * unread (`kind: 'too_long'`); memory stays bounded whatever the size.
+ */
+async function* readTranscript(path, { format = 'auto', maxLineBytes, pageSize = 256 } = {}) {
+  let offset = 0
+  let line = 1
+  for (;;) {
+    const req = { path: String(path), format, offset, line, max_entries: pageSize }
+    if (maxLineBytes !== undefined) req.max_line_bytes = maxLineBytes
+    const page = jsonCall(native.transcriptPageJson, req)
+    for (const e of page.entries) yield e
+    offset = page.next_offset
+    line = page.next_line
+    if (page.done) return
+    await null
+  }
+}
+
 // ------------------------------------------------------ the test kit
 
 /**
@@ -1264,6 +1310,7 @@ module.exports = {
   kindOf,
   main,
   matcherTest,
+  mcpTransport,
   mergeAll,
   mergeFirst,
   nativeEvents,
@@ -1273,6 +1320,8 @@ module.exports = {
   predict,
   providerDisplayName,
   rawText,
+  readTranscript,
+  resolveMcpTransport,
   respond,
   run,
   scenarioPayloads,

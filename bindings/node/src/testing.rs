@@ -61,3 +61,16 @@ impl Task for Simulate {
 pub fn simulate_json_async(request: String) -> AsyncTask<Simulate> {
     AsyncTask::new(Simulate { request })
 }
+
+/// Resolves an MCP server's transport from an agent's own configuration
+/// (`agenthooks::mcp::resolve_json`): an explicit lookup or `{"event"}`.
+#[napi]
+pub fn mcp_resolve_json(request: String) -> String {
+    agenthooks::mcp::resolve_json(&request)
+}
+
+/// One page of a transcript file (`agenthooks::transcript::page_json`).
+#[napi]
+pub fn transcript_page_json(request: String) -> String {
+    agenthooks::transcript::page_json(&request)
+}

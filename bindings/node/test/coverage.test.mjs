@@ -24,6 +24,8 @@ const TESTING_MJS = fs.readFileSync(path.join(PKG, 'lib/testing.mjs'), 'utf8')
 const CORE = {
   'decode / DecodeOptions': 'decode',
   respond: 'respond',
+  'mcp::resolve_for_event / resolve_json': ['mcpTransport', 'resolveMcpTransport'],
+  'transcript::Reader / page_json': 'readTranscript',
   fail_response: 'failResponse',
   'dialect::fail_response_for_payload': 'failResponseForPayload',
   capability_of: 'capability',

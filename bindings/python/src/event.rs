@@ -106,6 +106,22 @@ impl PyEvent {
     fn duration_ms(&self) -> Option<u64> {
         self.inner.duration_ms
     }
+    /// The transport of the MCP server this tool call names (`{"server",
+    /// "transport", "command", "args", "url", "from_config", "config_path",
+    /// "scope"}`), read lazily from the agent's own MCP configuration and
+    /// cached per session; `None` when the call is not an MCP call or no
+    /// configuration names the server.
+    fn mcp_transport<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let ev = self.inner.clone();
+        match py.detach(move || agenthooks::mcp::resolve_for_event(&ev)) {
+            Ok(Some(t)) => {
+                let v = serde_json::to_value(t).unwrap_or(serde_json::Value::Null);
+                Ok(Some(crate::convert::to_py(py, &v)?))
+            }
+            Ok(None) => Ok(None),
+            Err(e) => Err(crate::error::to_py_err(e)),
+        }
+    }
     /// Stop facts (stop events).
     #[getter]
     fn stop(&self) -> Option<PyStopInfo> {

@@ -55,6 +55,19 @@ fn scenario_payloads_json(request: &str) -> String {
     agenthooks::simulate::json::scenario_payloads_json(request)
 }
 
+/// Resolves an MCP server's transport from an agent's configuration
+/// (`agenthooks::mcp::resolve_json`). Reads files only.
+#[pyfunction]
+fn mcp_resolve_json(py: Python<'_>, request: &str) -> String {
+    py.detach(|| agenthooks::mcp::resolve_json(request))
+}
+
+/// One page of a transcript file (`agenthooks::transcript::page_json`).
+#[pyfunction]
+fn transcript_page_json(py: Python<'_>, request: &str) -> String {
+    py.detach(|| agenthooks::transcript::page_json(request))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(host_run_json, m)?)?;
     m.add_function(wrap_pyfunction!(matcher_json, m)?)?;
@@ -63,5 +76,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate_json, m)?)?;
     m.add_function(wrap_pyfunction!(fixture_corpus_json, m)?)?;
     m.add_function(wrap_pyfunction!(scenario_payloads_json, m)?)?;
+    m.add_function(wrap_pyfunction!(mcp_resolve_json, m)?)?;
+    m.add_function(wrap_pyfunction!(transcript_page_json, m)?)?;
     Ok(())
 }

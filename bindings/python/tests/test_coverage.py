@@ -38,6 +38,8 @@ WRAPPED: Dict[str, str] = {
     "any": "any_of",
     "when": "when",
     "main": "main",
+    "mcp": "resolve_mcp_transport",  # + Event.mcp_transport()
+    "transcript": "read_transcript",
     "serve": "main",  # `<program> agenthooks serve --provider=...` (the plugin bridges)
     "bridge": "main",  # the serve loop is a driver over _native.Bridge
     "process": "main",  # the Rust process entry; Python has its own main()

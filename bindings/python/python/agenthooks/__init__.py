@@ -112,6 +112,7 @@ from .runtime import main, run
 # on every tool call, and `enum` / `typing` cost milliseconds to import.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from .context import read_transcript, resolve_mcp_transport
     from .enums import Canonical, DecisionKind, Kind, Provider
     from .host import (
         Diagnostic,
@@ -129,6 +130,9 @@ if TYPE_CHECKING:
     from .router import Handler, HandlerResult, Matcher, Middleware, Next, Observer
 
 _LAZY = {
+    # MCP transports and transcripts (agenthooks/context.py)
+    "read_transcript": "context",
+    "resolve_mcp_transport": "context",
     "Canonical": "enums",
     "DecisionKind": "enums",
     "Kind": "enums",
@@ -174,6 +178,8 @@ __version__: str = _native.__version__
 
 __all__ = [
     "__version__",
+    "read_transcript",
+    "resolve_mcp_transport",
     # events
     "Event",
     "ToolPreEvent",
