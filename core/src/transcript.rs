@@ -317,6 +317,11 @@ impl<R: BufRead> Reader<R> {
                 return Ok(None);
             };
             let (no, off) = (self.line, self.offset);
+            if !complete && matches!(line, Line::TooLong(_)) {
+                // A long last line still being written: stop before it.
+                self.done = true;
+                return Ok(None);
+            }
             let entry = match line {
                 Line::TooLong(n) => {
                     let mut e = Entry::bare(no, off, EntryKind::TooLong);
@@ -775,6 +780,17 @@ mod tests {
         let es = read_all("not json\n", 1000);
         assert_eq!(es[0].kind, EntryKind::Invalid);
         assert_eq!(es[0].raw, Value::String("not json".into()));
+    }
+
+    #[test]
+    fn an_unfinished_long_last_line_is_not_consumed() {
+        let text = format!("{{\"a\":1}}\n{}", "x".repeat(500));
+        let mut r = Reader::new(text.as_bytes(), Format::Auto, 100);
+        assert_eq!(r.next_entry().unwrap().unwrap().kind, EntryKind::Unknown);
+        assert!(r.next_entry().unwrap().is_none());
+        // The next read starts at the unfinished line.
+        assert_eq!(r.offset(), 8);
+        assert_eq!(r.line(), 2);
     }
 
     #[test]

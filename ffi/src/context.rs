@@ -31,16 +31,7 @@ pub unsafe extern "C" fn ah_mcp_resolve_json(
     err: *mut *mut ah_error,
 ) -> ah_status {
     // SAFETY: forwarded caller contract.
-    unsafe {
-        json_call(
-            req,
-            req_len,
-            out,
-            err,
-            agenthooks::mcp::resolve_json,
-            false,
-        )
-    }
+    unsafe { json_call(req, req_len, out, err, agenthooks::mcp::resolve_json, false) }
 }
 
 /// Reads one page of a transcript file. `req` is `{"path", "format"?:

@@ -18,8 +18,8 @@ mod sigpipe;
 mod text;
 
 pub mod bridge;
-pub mod context;
 pub mod buf;
+pub mod context;
 pub mod error;
 pub mod error_api;
 pub mod event;
