@@ -405,6 +405,12 @@ export declare function launch(argv: Array<string>): NativePlan | Response
  */
 export declare function matcherJson(request: string): string
 
+/**
+ * Resolves an MCP server's transport from an agent's own configuration
+ * (`agenthooks::mcp::resolve_json`): an explicit lookup or `{"event"}`.
+ */
+export declare function mcpResolveJson(request: string): string
+
 /** `all` semantics: the most restrictive decision wins, contexts from all. */
 export declare function mergeAll(decisionsJson: Array<string>): string
 
@@ -545,6 +551,9 @@ export declare function simulateJson(request: string): string
 
 /** [`simulate_json`] on a worker thread: resolves to the response JSON text. */
 export declare function simulateJsonAsync(request: string): Promise<string>
+
+/** One page of a transcript file (`agenthooks::transcript::page_json`). */
+export declare function transcriptPageJson(request: string): string
 
 /** The crate version (the workspace version). */
 export declare function version(): string
