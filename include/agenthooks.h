@@ -597,6 +597,25 @@ const struct ah_event *ah_bridge_job_event(const struct ah_bridge_job *job);
 void ah_bridge_job_free(struct ah_bridge_job *job);
 
 /**
+ * Returns the buffer's contents (followed by a NUL that `len` does not
+ * count). The view is valid until `ah_buf_free(buf)`; `{NULL, 0}` when
+ * `buf` is NULL. Thread-safe.
+ *
+ * # Safety
+ * `buf` must be NULL or a live `ah_buf`.
+ */
+struct ah_str ah_buf_str(const struct ah_buf *buf);
+
+/**
+ * Frees a buffer. NULL is a no-op; freeing twice is undefined behaviour.
+ * Needs exclusive access.
+ *
+ * # Safety
+ * `buf` must be NULL or an `ah_buf` from this library, not yet freed.
+ */
+void ah_buf_free(struct ah_buf *buf);
+
+/**
  * Resolves an MCP server's transport from the agent's own configuration.
  * `req` is `{"provider", "server", "cwd"?, "home"?, "env"?: {...},
  * "agent_argv"?: [...], "payload_url"?, "payload_command"?}` (an explicit
@@ -638,25 +657,6 @@ ah_status ah_transcript_page_json(const uint8_t *req,
                                   size_t req_len,
                                   struct ah_buf **out,
                                   struct ah_error **err);
-
-/**
- * Returns the buffer's contents (followed by a NUL that `len` does not
- * count). The view is valid until `ah_buf_free(buf)`; `{NULL, 0}` when
- * `buf` is NULL. Thread-safe.
- *
- * # Safety
- * `buf` must be NULL or a live `ah_buf`.
- */
-struct ah_str ah_buf_str(const struct ah_buf *buf);
-
-/**
- * Frees a buffer. NULL is a no-op; freeing twice is undefined behaviour.
- * Needs exclusive access.
- *
- * # Safety
- * `buf` must be NULL or an `ah_buf` from this library, not yet freed.
- */
-void ah_buf_free(struct ah_buf *buf);
 
 /**
  * Returns the snake_case id of a status code (`"ok"`, `"null_arg"`,

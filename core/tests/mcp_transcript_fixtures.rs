@@ -187,4 +187,30 @@ fn transcript_errors_are_clear() {
     let ans: Value =
         serde_json::from_str(&agenthooks::transcript::page_json(r#"{"path": "/tmp"}"#)).unwrap();
     assert_eq!(ans["error"]["code"], "io");
+    // A FIFO with no writer: refused at once (opening it blocking would hang).
+    let dir = std::env::temp_dir().join(format!("ah-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("t.jsonl");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if made.is_ok_and(|s| s.success()) {
+        let req = json!({"path": fifo}).to_string();
+        let t0 = std::time::Instant::now();
+        let ans: Value = serde_json::from_str(&agenthooks::transcript::page_json(&req)).unwrap();
+        assert_eq!(ans["error"]["code"], "io", "{ans}");
+        assert!(t0.elapsed() < std::time::Duration::from_secs(5));
+        // The same guard protects MCP config reads: a FIFO `.mcp.json` is skipped.
+        std::fs::create_dir_all(dir.join("p")).unwrap();
+        std::process::Command::new("mkfifo")
+            .arg(dir.join("p/.mcp.json"))
+            .status()
+            .unwrap();
+        let req =
+            json!({"provider": "claude-code", "server": "x", "cwd": dir.join("p"), "home": dir});
+        let ans: Value =
+            serde_json::from_str(&agenthooks::mcp::resolve_json(&req.to_string())).unwrap();
+        assert_eq!(ans["error"]["code"], "io", "{ans}");
+    } else {
+        panic!("mkfifo is needed for this test");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
