@@ -80,7 +80,6 @@ WRAPPED: Dict[str, str] = {
 }
 
 EXCLUDED: Dict[str, str] = {
-    "ancestry": "the hook's /proc ancestor chain, read inside the core (Event.mcp_transport reads the agent's --mcp-config flags through it); no author API of its own",
     "simulate": "the test kit's core (issue 17): exposed as _native.predict_json / simulate_json / fixture_corpus_json / scenario_payloads_json for agenthooks.testing",
     "testing": "the Rust test kit (issue 17); Python's is agenthooks.testing over the same _native JSON functions",
     "dispatch": "the engine under Router (router.py drives _native.RouterTable); not an author API",
@@ -93,7 +92,7 @@ EXCLUDED: Dict[str, str] = {
     "json": "the payload JSON reader, applied inside decode (and by Event.raw_json)",
     "dedupe": "runtime-internal: applied by the core's prepare() once the runtime calls it",
     "state": "runtime-internal: the private per-user state root prepare() and install use",
-    "ancestry": "runtime-internal: the hook's ancestor chain from /proc, read by prompt backfill (run(ancestry=) injects one)",
+    "ancestry": "runtime-internal: the hook's ancestor chain from /proc, read by prompt backfill (run(ancestry=) injects one) and by Event.mcp_transport (the agent's --mcp-config flags)",
     "backfill": "runtime-internal: Invocation.backfill() in main/run delivers the backfilled prompt to observers",
     "detach": "runtime-internal: Invocation.detach() in main starts the async hook's detached child",
     "matrix": "documentation: the support matrix is `agenthooks capabilities --table` and docs/support-matrix.md, derived from the rows capability_of returns",
