@@ -25,8 +25,9 @@
 pub use crate::simulate::corpus::{self, CorpusEntry};
 pub use crate::simulate::scenario::builtin as builtin_scenarios;
 pub use crate::simulate::{
-    Answer, Effect, Mode, Outcome, Prediction, Scenario, SimulateOptions, ToolClass, Warning,
-    WarningCode, answer_with, predict, predict_in, route, simulate,
+    Answer, Assertion, Effect, Mode, Offense, Outcome, Prediction, Scenario, SimulateOptions,
+    ToolClass, Verdict, Warning, WarningCode, answer_with, predict, predict_in, route, simulate,
+    verdict,
 };
 
 use crate::model::{Kind, Provider};
@@ -91,24 +92,50 @@ fn ran(outcomes: &[Outcome]) -> impl Iterator<Item = (&Outcome, &Prediction)> {
         .filter_map(|o| o.prediction.as_ref().map(|p| (o, p)))
 }
 
-/// Every agent that can block the event blocked it (tool blocked, prompt
-/// blocked); agents whose event cannot block are not checked. Panics with
-/// the offending rows; also when a hook did not run.
-pub fn assert_blocked_everywhere(outcomes: &[Outcome]) {
-    assert_ran(outcomes);
-    let bad: Vec<&Outcome> = ran(outcomes)
-        .filter(|(o, p)| can_block(o.agent, &o.event) && !p.effect.is_block())
-        .map(|(o, _)| o)
-        .collect();
-    if !bad.is_empty() {
-        fail("not blocked on every agent that can block", &bad);
+fn check(outcomes: &[Outcome], assertion: Assertion) {
+    let v = verdict(outcomes, assertion);
+    if v.holds {
+        return;
     }
+    let mut lines: Vec<String> = v
+        .offending
+        .iter()
+        .filter_map(|b| {
+            outcomes
+                .get(b.index)
+                .map(|o| format!("{}  -- {}", line(o), b.reason))
+        })
+        .collect();
+    if let Some(n) = &v.nothing_checked {
+        lines.push(format!("  nothing checked: {n}"));
+    }
+    panic!(
+        "{} does not hold:\n{}",
+        assertion.as_str(),
+        lines.join("\n")
+    )
+}
+
+/// Every agent whose event can block (its capability row) blocked it
+/// (tool blocked, prompt blocked); agents whose event cannot block are not
+/// checked. Panics with the offending rows, when a hook did not run, and
+/// when no agent that ran can block (the core's
+/// [`verdict`](crate::simulate::verdict), docs/testing.md).
+pub fn assert_blocked_everywhere(outcomes: &[Outcome]) {
+    check(outcomes, Assertion::BlockedEverywhere);
+}
+
+/// On every agent that ran, the action goes ahead (a stop stops) and the
+/// hook answered cleanly (no hook_failed, crashed, timed_out, fail_open,
+/// fail_closed).
+pub fn assert_runs_everywhere(outcomes: &[Outcome]) {
+    check(outcomes, Assertion::RunsEverywhere);
 }
 
 /// No agent sees an empty allow (an allow that skips the user's approval
 /// with nothing else: warning `empty_allow`).
 pub fn assert_no_empty_allow(outcomes: &[Outcome]) {
-    assert_no_warning(outcomes, WarningCode::EmptyAllow);
+    check(outcomes, Assertion::NoEmptyAllow);
 }
 
 /// No outcome carries this warning.

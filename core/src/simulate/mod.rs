@@ -32,6 +32,7 @@ pub mod json;
 pub mod run;
 pub mod scenario;
 pub mod table;
+pub mod verdict;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -40,6 +41,7 @@ use crate::model::{Kind, Provider};
 
 pub use run::{Outcome, SimulateOptions, answer_with, route, simulate};
 pub use scenario::{Scenario, ToolClass};
+pub use verdict::{Assertion, Offense, Verdict, verdict};
 
 /// What the agent does with the answer. Stable snake_case names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
