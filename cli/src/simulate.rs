@@ -149,6 +149,7 @@ fn run(a: &SimulateArgs) -> Result<ExitCode, Error> {
         cwd: a.cwd.clone(),
         timeout,
         cap: None,
+        state_dir: None,
     };
     let outcomes = simulate::simulate(&a.hook, &scenarios, &agents, &opts)?;
     if a.json {

@@ -72,6 +72,51 @@ fn absolute_env(name: &str) -> Option<PathBuf> {
     (!p.as_os_str().is_empty() && p.is_absolute()).then_some(p)
 }
 
+/// A fresh private state root under the temp directory, removed with
+/// everything in it when dropped: the test kit gives each simulated hook
+/// run its own (dedupe markers and stop counters never leak between runs).
+#[derive(Debug)]
+pub struct TempRoot {
+    dir: StateDir,
+}
+
+impl TempRoot {
+    /// Creates `<temp>/<prefix>-<pid>-<nanos>-<n>` (0700, verified).
+    pub fn new(prefix: &str) -> Result<TempRoot, Error> {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let nanos = SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let base = std::env::temp_dir();
+        let mut last = None;
+        for _ in 0..8 {
+            let n = NEXT.fetch_add(1, Ordering::Relaxed);
+            let path = base.join(format!("{prefix}-{}-{nanos}-{n}", std::process::id()));
+            if path.symlink_metadata().is_ok() {
+                continue;
+            }
+            match root_at(&path) {
+                Ok(dir) => return Ok(TempRoot { dir }),
+                Err(e) => last = Some(e),
+            }
+        }
+        Err(last.unwrap_or_else(|| refuse(&base, "no free name for a temporary state root")))
+    }
+
+    /// The root.
+    pub fn dir(&self) -> &StateDir {
+        &self.dir
+    }
+}
+
+impl Drop for TempRoot {
+    fn drop(&mut self) {
+        // Best effort: a leftover temp dir is not the caller's failure.
+        let _ = std::fs::remove_dir_all(self.dir.path());
+    }
+}
+
 /// Where the state root is (see the module docs); not created.
 pub fn root_path() -> PathBuf {
     if let Some(p) = absolute_env(STATE_DIR_ENV) {

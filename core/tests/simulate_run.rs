@@ -13,6 +13,7 @@ fn opts() -> SimulateOptions {
         cwd: Some(std::env::temp_dir()),
         timeout: Some(Duration::from_secs(20)),
         cap: None,
+        state_dir: None,
     }
 }
 
@@ -272,4 +273,49 @@ fn route_patched_rewrites_run_the_merged_input() {
         rewritten += 1;
     }
     assert!(rewritten >= 6, "{rewritten}");
+}
+
+/// Each hook run gets its own fresh state root by default (removed after
+/// the call), and the given one when `state_dir` is set.
+#[test]
+fn each_run_gets_its_own_state_dir() {
+    let script = sh(
+        "printf %s \"$AGENTHOOKS_STATE_DIR\" >&2; test -d \"$AGENTHOOKS_STATE_DIR\" && exit 0; exit 3",
+    );
+    let scenarios = [Scenario::shell("ls"), Scenario::shell("pwd")];
+    let agents = [Provider::ClaudeCode, Provider::Codex];
+    let out = simulate::simulate(&script, &scenarios, &agents, &opts()).expect("simulate");
+    let dirs: Vec<String> = out
+        .iter()
+        .filter(|o| o.skipped.is_none())
+        .map(|o| o.answer.stderr.clone())
+        .collect();
+    assert_eq!(dirs.len(), 4, "{out:?}");
+    for (o, d) in out.iter().zip(&dirs) {
+        assert_eq!(
+            o.answer.exit,
+            Some(0),
+            "the state dir existed during the run: {o:?}"
+        );
+        assert!(std::path::Path::new(d).is_absolute(), "{d}");
+        assert!(
+            !std::path::Path::new(d).exists(),
+            "removed after the call: {d}"
+        );
+    }
+    let mut unique = dirs.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), dirs.len(), "one per run: {dirs:?}");
+
+    let shared = std::env::temp_dir().join(format!("ah-sim-shared-{}", std::process::id()));
+    let mut o = opts();
+    o.state_dir = Some(shared.clone());
+    let out = simulate::simulate(&script, &scenarios, &agents, &o).expect("simulate");
+    for o in &out {
+        assert_eq!(o.answer.stderr, shared.to_string_lossy(), "{o:?}");
+    }
+    let _ = std::fs::remove_dir_all(&shared);
+    o.state_dir = Some("relative/dir".into());
+    assert!(simulate::simulate(&script, &scenarios, &agents, &o).is_err());
 }

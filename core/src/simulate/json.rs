@@ -140,11 +140,14 @@ struct SimulateReq {
     cwd: Option<String>,
     #[serde(default)]
     timeout_ms: Option<u64>,
+    #[serde(default)]
+    state_dir: Option<String>,
 }
 
 /// Runs a hook command as each agent would. Request: `{"command": [argv...],
 /// "scenarios"?: "builtin" | [scenario...], "agents"?: [ids], "cwd"?,
-/// "timeout_ms"?}`. Result: `{"outcomes": [...]}` (the fields of
+/// "timeout_ms"?, "state_dir"?}` (`state_dir`: the state root every run
+/// shares; default a fresh private one per run). Result: `{"outcomes": [...]}` (the fields of
 /// `agenthooks simulate --json`).
 pub fn simulate_json(req: &str) -> String {
     let run = || -> Result<Value, Error> {
@@ -153,6 +156,7 @@ pub fn simulate_json(req: &str) -> String {
             cwd: r.cwd.map(Into::into),
             timeout: r.timeout_ms.map(std::time::Duration::from_millis),
             cap: None,
+            state_dir: r.state_dir.map(Into::into),
         };
         let out = simulate(
             &r.command,

@@ -22,6 +22,10 @@ pub struct SimulateOptions {
     pub timeout: Option<Duration>,
     /// Cap on each captured stream (default: the host runner's 10 MiB).
     pub cap: Option<usize>,
+    /// The state root every hook run gets as `AGENTHOOKS_STATE_DIR`
+    /// (absolute; dedupe and the stop-loop counter carry over between
+    /// runs). Default: a fresh private one per run, removed afterwards.
+    pub state_dir: Option<PathBuf>,
 }
 
 /// One agent × scenario.
@@ -115,6 +119,17 @@ pub fn simulate(
     };
     let cwd_s = cwd.to_string_lossy().to_string();
     let remove = all_hook_vars();
+    let shared = match &opts.state_dir {
+        Some(p) => Some(
+            crate::state::root_at(p)?
+                .path()
+                .to_string_lossy()
+                .to_string(),
+        ),
+        None => None,
+    };
+    // Each run's own state root (kept until every run is over).
+    let mut temps = Vec::new();
     let mut outcomes = Vec::new();
     let mut reqs = Vec::new();
     let mut slots = Vec::new();
@@ -203,6 +218,17 @@ pub fn simulate(
                     ((*k).to_string(), v)
                 })
                 .collect();
+            let mut env = env;
+            let state_dir = match &shared {
+                Some(p) => p.clone(),
+                None => {
+                    let t = crate::state::TempRoot::new("agenthooks-simulate")?;
+                    let p = t.dir().path().to_string_lossy().to_string();
+                    temps.push(t);
+                    p
+                }
+            };
+            env.push((crate::state::STATE_DIR_ENV.to_string(), state_dir));
             let mut req = RunRequest::new(argv.clone());
             req.stdin = built.payload.to_string().into_bytes();
             req.env = env.clone();
