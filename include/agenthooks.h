@@ -2120,6 +2120,25 @@ ah_status ah_scenario_payloads_json(const uint8_t *req,
                                     struct ah_error **err);
 
 /**
+ * The test kit's verdict over outcomes (the same rules in every
+ * language; docs/testing.md). `req` is `{"assertion": "blocked_everywhere"
+ * | "runs_everywhere" | "no_empty_allow", "outcomes": [...]}` (outcomes
+ * as `ah_simulate_json` gives them). On success `*out` gets an owned
+ * `ah_buf` with `{"assertion", "holds", "checked", "offending": [{"index",
+ * "agent", "scenario", "event", "reason"}], "nothing_checked"?}` or
+ * `{"error": {...}}` — still `AH_OK`. Failures as for `ah_predict_json`.
+ * Thread-safe; keeps no pointer after return.
+ *
+ * # Safety
+ * `req` must point at `req_len` readable bytes; `out` and `err` NULL or
+ * writable.
+ */
+ah_status ah_verdict_json(const uint8_t *req,
+                          size_t req_len,
+                          struct ah_buf **out,
+                          struct ah_error **err);
+
+/**
  * Returns the ABI version of the linked library (`AH_ABI_VERSION` of the
  * header it was built with). Thread-safe.
  */

@@ -134,3 +134,35 @@ pub unsafe extern "C" fn ah_scenario_payloads_json(
         )
     }
 }
+
+/// The test kit's verdict over outcomes (the same rules in every
+/// language; docs/testing.md). `req` is `{"assertion": "blocked_everywhere"
+/// | "runs_everywhere" | "no_empty_allow", "outcomes": [...]}` (outcomes
+/// as `ah_simulate_json` gives them). On success `*out` gets an owned
+/// `ah_buf` with `{"assertion", "holds", "checked", "offending": [{"index",
+/// "agent", "scenario", "event", "reason"}], "nothing_checked"?}` or
+/// `{"error": {...}}` — still `AH_OK`. Failures as for `ah_predict_json`.
+/// Thread-safe; keeps no pointer after return.
+///
+/// # Safety
+/// `req` must point at `req_len` readable bytes; `out` and `err` NULL or
+/// writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_verdict_json(
+    req: *const u8,
+    req_len: usize,
+    out: *mut *mut ah_buf,
+    err: *mut *mut ah_error,
+) -> ah_status {
+    // SAFETY: forwarded caller contract.
+    unsafe {
+        json_call(
+            req,
+            req_len,
+            out,
+            err,
+            agenthooks::simulate::verdict::verdict_json,
+            false,
+        )
+    }
+}
