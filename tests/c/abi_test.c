@@ -2115,8 +2115,8 @@ static void test_simulate(void) {
   json_free(j);
 
   ah_status (*fs[])(const uint8_t *, size_t, ah_buf **, ah_error **) = {
-      ah_predict_json, ah_simulate_json, ah_fixture_corpus_json, ah_scenario_payloads_json};
-  for (size_t i = 0; i < 4; i++) {
+      ah_predict_json, ah_simulate_json, ah_fixture_corpus_json, ah_scenario_payloads_json, ah_verdict_json};
+  for (size_t i = 0; i < sizeof fs / sizeof fs[0]; i++) {
     ah_buf *b = NULL;
     ah_error *e = NULL;
     CHECK(fs[i](NULL, 0, &b, &e) == AH_ERR_NULL_ARG && b == NULL && ah_error_code(e) == AH_ERR_NULL_ARG,
@@ -2282,6 +2282,34 @@ static void test_context_api(void) {
   }
 }
 
+/* One case of fixtures/simulate/verdicts: the core's verdict, summed up as
+ * "holds=.. checked=.. nothing=..\n" and "<index> <agent>\n" per offender. */
+static void run_verdict_case(const char *cd, const char *name) {
+  char *req = read_file(cd, "request.json", NULL);
+  char *want = read_file(cd, "expect", NULL);
+  ah_status st;
+  jval *j = req ? json_call(ah_verdict_json, req, &st) : NULL;
+  CHECK(j && st == AH_OK && !json_get(j, "error"), "%s: verdict", name);
+  const jval *holds = json_get(j, "holds");
+  const jval *checked = json_get(j, "checked");
+  const jval *off = json_get(j, "offending");
+  char got[2048];
+  int n = snprintf(got, sizeof got, "holds=%d checked=%s nothing=%d\n", holds && holds->type == J_BOOL && holds->b,
+                   checked && checked->type == J_NUM ? checked->s : "?", json_get(j, "nothing_checked") != NULL);
+  for (size_t i = 0; off && off->type == J_ARR && i < off->n && n > 0 && (size_t)n < sizeof got; i++) {
+    const jval *idx = json_get(off->items[i], "index");
+    const jval *agent = json_get(off->items[i], "agent");
+    const jval *reason = json_get(off->items[i], "reason");
+    CHECK(reason && reason->type == J_STR && reason->slen > 0, "%s: offending %zu has a reason", name, i);
+    n += snprintf(got + n, sizeof got - (size_t)n, "%s %s\n", idx && idx->type == J_NUM ? idx->s : "?",
+                  agent && agent->type == J_STR ? agent->s : "?");
+  }
+  if (j && want) CHECK(strcmp(got, want) == 0, "%s: verdict [%s] want [%s]", name, got, want);
+  json_free(j);
+  free(req);
+  free(want);
+}
+
 int main(int argc, char **argv) {
   if (argc != 3) {
     fprintf(stderr, "usage: %s <flattened fixtures dir> <fixtures dir>\n", argv[0]);
@@ -2303,7 +2331,8 @@ int main(int argc, char **argv) {
   test_context_api();
   int matched = walk(argv[1], "provider", run_provider_case) + walk(argv[1], "router", run_router_case) +
                 walk(argv[1], "runtime", run_runtime_case) + walk(argv[1], "simulate", run_simulate_case) +
-                walk(argv[1], "mcp", run_mcp_case) + walk(argv[1], "transcript", run_transcript_case);
+                walk(argv[1], "mcp", run_mcp_case) + walk(argv[1], "transcript", run_transcript_case) +
+                walk(argv[1], "verdicts", run_verdict_case);
   walk_dispatch(argv[1], argv[2]);
   matched += walk_serve(argv[1], argv[2], &checks, &failures);
   CHECK(matched > 0, "no fixtures matched AH_FIXTURE");

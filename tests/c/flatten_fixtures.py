@@ -541,6 +541,28 @@ def transcript_cases(root, out):
     return i
 
 
+def verdict_cases(root, out):
+    """fixtures/simulate/verdicts/verdicts.json: the core's verdict of an
+    assertion over outcomes. Each case becomes one ah_verdict_json request
+    (request.json) and `expect`: "holds=<0|1> checked=<n> nothing=<0|1>"
+    then one "<index> <agent>" line per offending outcome."""
+    c = load(root / "simulate" / "verdicts" / "verdicts.json")
+    strict(c, {"description", "cases"}, "verdicts.json")
+    i = 0
+    for v in c["cases"]:
+        strict(v, {"name", "assertion", "outcomes", "holds", "checked", "offending", "nothing_checked"}, v.get("name", "?"))
+        cd = out / str(i)
+        cd.mkdir(parents=True)
+        write(cd, "name", f"verdicts/{v['name']}")
+        write(cd, "request.json", compact({"assertion": v["assertion"], "outcomes": v["outcomes"]}))
+        lines = [f"holds={int(v['holds'])} checked={v['checked']} nothing={int(v['nothing_checked'])}\n"]
+        lines += [f"{o['index']} {o['agent']}\n" for o in v["offending"]]
+        write(cd, "expect", "".join(lines))
+        i += 1
+    write(out, "count", i)
+    return i
+
+
 def main():
     root, out = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
     if out.exists():
@@ -552,6 +574,7 @@ def main():
     (out / "dispatch").mkdir(parents=True)
     (out / "serve").mkdir(parents=True)
     (out / "simulate").mkdir(parents=True)
+    (out / "verdicts").mkdir(parents=True)
     n = provider_cases(root, out / "provider")
     m = router_cases(root, out / "router")
     k = runtime_cases(root, out / "runtime")
@@ -560,8 +583,10 @@ def main():
     s = simulate_cases(root, out / "simulate")
     mc = mcp_cases(root, out / "mcp")
     tc = transcript_cases(root, out / "transcript")
+    vd = verdict_cases(root, out / "verdicts")
     print(f"flatten_fixtures: {n} provider cases, {m} router cases, {d} dispatch vectors, "
-          f"{k} runtime vectors, {v} serve vectors, {s} simulate vectors, {mc} mcp cases, {tc} transcript cases -> {out}")
+          f"{k} runtime vectors, {v} serve vectors, {s} simulate vectors, {mc} mcp cases, {tc} transcript cases, "
+          f"{vd} verdict vectors -> {out}")
 
 
 if __name__ == "__main__":
