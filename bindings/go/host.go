@@ -147,6 +147,8 @@ func jsonCall(which int, req []byte, out any) error {
 		st = C.ah_mcp_resolve_json(p, n, &buf, &cerr)
 	case callTranscriptPage:
 		st = C.ah_transcript_page_json(p, n, &buf, &cerr)
+	case callVerdict:
+		st = C.ah_verdict_json(p, n, &buf, &cerr)
 	default:
 		return newError("invalid_argument", "no JSON entry point %d", which)
 	}
@@ -190,6 +192,7 @@ const (
 	// MCP transports and transcripts (context.go).
 	callMCPResolve
 	callTranscriptPage
+	callVerdict
 )
 
 // HostRun runs the hooks of a Claude Code or Codex configuration for one

@@ -10,7 +10,8 @@ import (
 // The test kit (package agenthookstest) reaches the core through these
 // hooks, so that cgo stays in this package and its public API does not
 // grow: the JSON entry points of the simulation (ah_predict_json,
-// ah_simulate_json, ah_fixture_corpus_json, ah_scenario_payloads_json) and
+// ah_simulate_json, ah_fixture_corpus_json, ah_scenario_payloads_json,
+// ah_verdict_json) and
 // Run with a state root of the caller's.
 func init() {
 	kit.JSON = func(c kit.Call, req []byte, out any) error {
@@ -19,6 +20,7 @@ func init() {
 			kit.Simulate:         callSimulate,
 			kit.Corpus:           callCorpus,
 			kit.ScenarioPayloads: callScenarioPayloads,
+			kit.Verdict:          callVerdict,
 		}
 		w, ok := which[c]
 		if !ok {

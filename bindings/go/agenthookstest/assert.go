@@ -1,11 +1,12 @@
 package agenthookstest
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 
-	agenthooks "github.com/agenthooks/agenthooks/bindings/go"
+	"github.com/agenthooks/agenthooks/bindings/go/internal/kit"
 )
 
 // The assertions take outcomes (one, or a slice with ...), report with t.Errorf (the test goes on) and return
@@ -13,13 +14,6 @@ import (
 // effect, warnings and wire answer. Outcomes an agent skipped (no such
 // event or tool) are not checked, but an assertion over outcomes none of
 // which ran fails: a test cannot pass by checking nothing.
-
-// canBlock reports whether the agent's event can block at all (its
-// capability row).
-func canBlock(agent, event string) bool {
-	c, err := agenthooks.CapabilityOf(agent, event)
-	return err == nil && c.CanBlock
-}
 
 // failed is the shared check: bad picks the offending outcomes.
 func failed(t testing.TB, what string, outcomes []Outcome, bad func(Outcome) bool) bool {
@@ -46,48 +40,85 @@ func failed(t testing.TB, what string, outcomes []Outcome, bad func(Outcome) boo
 	return true
 }
 
+// Verdict is the core's verdict of an assertion over outcomes (the same
+// rules in every language; docs/testing.md).
+type Verdict struct {
+	Assertion string `json:"assertion"`
+	// Holds: nothing offends and something was checked.
+	Holds     bool `json:"holds"`
+	Checked   int  `json:"checked"`
+	Offending []struct {
+		Index    int    `json:"index"`
+		Agent    string `json:"agent"`
+		Scenario string `json:"scenario"`
+		Event    string `json:"event"`
+		Reason   string `json:"reason"`
+	} `json:"offending"`
+	// NothingChecked says why nothing could be checked (then it fails).
+	NothingChecked string `json:"nothing_checked,omitempty"`
+}
+
+// VerdictOf asks the core for the verdict of assertion
+// ("blocked_everywhere", "runs_everywhere", "no_empty_allow") over
+// outcomes.
+func VerdictOf(assertion string, outcomes ...Outcome) (Verdict, error) {
+	if outcomes == nil {
+		outcomes = []Outcome{}
+	}
+	var v Verdict
+	err := kit.JSON(kit.Verdict, mustJSON(map[string]any{"assertion": assertion, "outcomes": outcomes}), &v)
+	return v, err
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // outcomes are strings, numbers and raw JSON
+	}
+	return b
+}
+
+// verdict reports the core's verdict of assertion with t.Errorf, headed
+// by what.
+func verdict(t testing.TB, assertion, what string, outcomes []Outcome) bool {
+	t.Helper()
+	v, err := VerdictOf(assertion, outcomes...)
+	if err != nil {
+		t.Errorf("agenthookstest: %s: %v", assertion, err)
+		return false
+	}
+	if v.Holds {
+		return true
+	}
+	var lines []string
+	for _, b := range v.Offending {
+		if b.Index >= 0 && b.Index < len(outcomes) {
+			lines = append(lines, fmt.Sprintf("  %s -- %s", outcomes[b.Index], b.Reason))
+		}
+	}
+	if v.NothingChecked != "" {
+		lines = append(lines, "  nothing checked: "+v.NothingChecked)
+	}
+	t.Errorf("agenthookstest: %s (%d of %d agents):\n%s", what, len(v.Offending), v.Checked, strings.Join(lines, "\n"))
+	return false
+}
+
 // AssertBlockedEverywhere checks that every agent whose event can block
 // (its capability row) blocked it: tool_blocked or prompt_blocked. Agents
 // whose event cannot block are not checked; when none can, it fails.
 func AssertBlockedEverywhere(t testing.TB, outcomes ...Outcome) bool {
 	t.Helper()
-	var blockable int
-	ok := failed(t, "not blocked on every agent that can block", outcomes, func(o Outcome) bool {
-		if !canBlock(o.Agent, o.Event) {
-			return false
-		}
-		blockable++
-		return !o.Effect().IsBlock()
-	})
-	if ok && blockable == 0 {
-		t.Errorf("agenthookstest: not blocked on every agent that can block: no agent that ran can block this event (%s)", outcomes[0].Scenario)
-		return false
-	}
-	return ok
+	return verdict(t, "blocked_everywhere", "not blocked on every agent that can block", outcomes)
 }
 
-// failures are the warnings of a run that did not answer cleanly.
-var failures = []string{HookFailed, Crashed, TimedOut, FailOpen, FailClosed}
-
-// AssertRunsEverywhere checks that on every agent the action goes ahead
-// (the effect is none of tool_blocked, prompt_blocked, asks_user,
-// agent_continues) and the hook answered cleanly (no hook_failed, crashed,
-// timed_out, fail_open or fail_closed warning: a crashing guard that the
-// agent fails open does not count as "runs").
+// AssertRunsEverywhere checks that on every agent the action goes ahead (a
+// stop stops; tool_blocked, prompt_blocked, asks_user, agent_continues, and
+// agent_stops on any other event, do not) and the hook answered cleanly
+// (no hook_failed, crashed, timed_out, fail_open or fail_closed warning: a
+// crashing guard that the agent fails open does not count as "runs").
 func AssertRunsEverywhere(t testing.TB, outcomes ...Outcome) bool {
 	t.Helper()
-	return failed(t, "does not run cleanly on every agent", outcomes, func(o Outcome) bool {
-		switch o.Effect() {
-		case ToolBlocked, PromptBlocked, AsksUser, AgentContinues:
-			return true
-		}
-		for _, c := range failures {
-			if o.Prediction.HasWarning(c) {
-				return true
-			}
-		}
-		return false
-	})
+	return verdict(t, "runs_everywhere", "does not run cleanly on every agent", outcomes)
 }
 
 // AssertNoEmptyAllow checks that no agent sees an empty allow (an allow
@@ -96,7 +127,7 @@ func AssertRunsEverywhere(t testing.TB, outcomes ...Outcome) bool {
 // answer agenthooks.NoDecision().
 func AssertNoEmptyAllow(t testing.TB, outcomes ...Outcome) bool {
 	t.Helper()
-	return AssertNoWarning(t, EmptyAllow, outcomes...)
+	return verdict(t, "no_empty_allow", "warning empty_allow raised", outcomes)
 }
 
 // AssertNoWarning checks that no outcome carries the warning code.

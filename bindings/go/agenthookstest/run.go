@@ -160,8 +160,8 @@ func predict(t testing.TB, agent, event, tool string, a Answer) *Prediction {
 //
 //	[]string{"./guard", "agenthooks", "run", "--provider={agent}", "--event={event}"}
 //
-// The hook gets a fresh AGENTHOOKS_STATE_DIR per call (set with env(1) in
-// front of argv). A hook that cannot start shows in Outcome.RunError (the
+// Each hook run gets a fresh private AGENTHOOKS_STATE_DIR from the core
+// (removed afterwards). A hook that cannot start shows in Outcome.RunError (the
 // assertions report it).
 func RunHook(t testing.TB, argv []string, agent string, s Scenario, timeout time.Duration) Outcome {
 	t.Helper()
@@ -183,10 +183,9 @@ func runHook(t testing.TB, argv []string, agents []string, s Scenario, timeout t
 	if len(s.Payload) > 0 && s.Variant != "" {
 		t.Logf("agenthookstest: %s: the variant %q is not passed to a hook program; put --variant in argv", label(s), s.Variant)
 	}
-	// A state dir per agent ({agent} is replaced): the runs are parallel
-	// and each must be the agent's first call.
-	cmd := append([]string{"env", "AGENTHOOKS_STATE_DIR=" + filepath.Join(t.TempDir(), "{agent}")}, argv...)
-	req := map[string]any{"command": cmd, "scenarios": []Scenario{s}, "agents": agents}
+	// The core gives each run its own fresh state root: each is the
+	// agent's first call.
+	req := map[string]any{"command": argv, "scenarios": []Scenario{s}, "agents": agents}
 	if timeout > 0 {
 		req["timeout_ms"] = timeout.Milliseconds()
 	}

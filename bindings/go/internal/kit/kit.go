@@ -21,6 +21,9 @@ const (
 	// ScenarioPayloads is ah_scenario_payloads_json: each agent's payload
 	// for a scenario.
 	ScenarioPayloads
+	// Verdict is ah_verdict_json: the core's verdict of an assertion over
+	// outcomes.
+	Verdict
 )
 
 // JSON sends req through the entry point and decodes the answer into out;
