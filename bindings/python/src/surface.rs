@@ -68,6 +68,13 @@ fn transcript_page_json(py: Python<'_>, request: &str) -> String {
     py.detach(|| agenthooks::transcript::page_json(request))
 }
 
+/// The test kit's verdict of an assertion over outcomes
+/// (`agenthooks::simulate::verdict::verdict_json`).
+#[pyfunction]
+fn verdict_json(request: &str) -> String {
+    agenthooks::simulate::verdict::verdict_json(request)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(host_run_json, m)?)?;
     m.add_function(wrap_pyfunction!(matcher_json, m)?)?;
@@ -78,5 +85,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scenario_payloads_json, m)?)?;
     m.add_function(wrap_pyfunction!(mcp_resolve_json, m)?)?;
     m.add_function(wrap_pyfunction!(transcript_page_json, m)?)?;
+    m.add_function(wrap_pyfunction!(verdict_json, m)?)?;
     Ok(())
 }

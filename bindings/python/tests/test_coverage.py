@@ -80,7 +80,7 @@ WRAPPED: Dict[str, str] = {
 }
 
 EXCLUDED: Dict[str, str] = {
-    "simulate": "the test kit's core (issue 17): exposed as _native.predict_json / simulate_json / fixture_corpus_json / scenario_payloads_json for agenthooks.testing",
+    "simulate": "the test kit's core (issue 17): exposed as _native.predict_json / simulate_json / fixture_corpus_json / scenario_payloads_json / verdict_json for agenthooks.testing",
     "testing": "the Rust test kit (issue 17); Python's is agenthooks.testing over the same _native JSON functions",
     "dispatch": "the engine under Router (router.py drives _native.RouterTable); not an author API",
     "Result": "a Rust type alias; Python raises instead",

@@ -89,6 +89,7 @@ __all__ = [
     "assert_ran",
     "assert_blocked_everywhere",
     "assert_runs_everywhere",
+    "verdict",
     "assert_no_empty_allow",
     "assert_no_warning",
     "assert_effect",
@@ -143,20 +144,6 @@ class WarningCode(str, Enum):
 
 
 _BLOCKS = frozenset({Effect.TOOL_BLOCKED.value, Effect.PROMPT_BLOCKED.value})
-# What "the action did not go ahead" looks like on each kind of event: a
-# block, a question to the user, a stop that was refused.
-_HOLDS = _BLOCKS | {Effect.ASKS_USER.value, Effect.AGENT_CONTINUES.value}
-# Warnings that mean the hook itself failed (the action may go ahead, but
-# only because the agent ignores a broken hook).
-_FAILURES = frozenset(
-    {
-        WarningCode.HOOK_FAILED.value,
-        WarningCode.FAIL_OPEN.value,
-        WarningCode.FAIL_CLOSED.value,
-        WarningCode.TIMED_OUT.value,
-        WarningCode.CRASHED.value,
-    }
-)
 
 
 # -- results ----------------------------------------------------------------
@@ -629,18 +616,20 @@ def run_hook(
     *,
     timeout: Optional[float] = None,
     cwd: Optional[str] = None,
+    state_dir: Optional[str] = None,
 ) -> Outcome:
     """Runs the hook program ``argv`` out-of-process as ``agent`` runs it
     (through its shell, with its hook variables, the payload on stdin,
     within ``timeout`` seconds or the agent's default hook timeout), and
     predicts what the agent does with the answer. ``{agent}`` and
     ``{event}`` in any word of ``argv`` become the agent id and the native
-    event (see :func:`hook_command`)."""
+    event (see :func:`hook_command`). Each run gets a fresh private state
+    root (``AGENTHOOKS_STATE_DIR``) unless ``state_dir`` is given."""
     agent = _native.parse_provider(str(agent))
     scenario = _scenario(case, agent)
     if scenario.payload is not None and scenario.agent != agent:
         raise InvalidArgumentError(f"the payload belongs to {scenario.agent}, not {agent}")
-    return _simulate(argv, [scenario], [agent], timeout, cwd)[0]
+    return _simulate(argv, [scenario], [agent], timeout, cwd, state_dir)[0]
 
 
 def _simulate(
@@ -649,6 +638,7 @@ def _simulate(
     agents: List[str],
     timeout: Optional[float],
     cwd: Optional[str],
+    state_dir: Optional[str] = None,
 ) -> List[Outcome]:
     if isinstance(argv, (str, bytes)):
         raise InvalidArgumentError("argv is a sequence of words, not one string")
@@ -663,6 +653,8 @@ def _simulate(
         req["timeout_ms"] = max(1, int(timeout * 1000))
     if cwd is not None:
         req["cwd"] = os.fspath(cwd)
+    if state_dir is not None:
+        req["state_dir"] = os.path.abspath(os.fspath(state_dir))
     return [Outcome._from(o) for o in _call(_native.simulate_json, req)["outcomes"]]
 
 
@@ -686,9 +678,7 @@ def across_agents(
     ids = _agents(agents)
     if isinstance(target, Router):
         return [_route_case(target, c, s, state_dir) for c, s in _cases(scenarios, ids, cwd)]
-    if state_dir is not None:
-        raise InvalidArgumentError("state_dir applies to an in-process router only")
-    return _simulate(target, scenarios, ids, timeout, cwd)
+    return _simulate(target, scenarios, ids, timeout, cwd, state_dir)
 
 
 def outcome_of(outcomes: Iterable[Outcome], agent: str) -> Outcome:
@@ -743,32 +733,56 @@ def assert_ran(outcomes: Sequence[Outcome]) -> None:
     _ran(outcomes, "assert_ran")
 
 
+def _verdict_view(o: Outcome) -> Dict[str, Any]:
+    d: Dict[str, Any] = {"agent": o.agent, "scenario": o.scenario, "event": o.event}
+    if o.skipped is not None:
+        d["skipped"] = o.skipped
+    if o.run_error is not None:
+        d["run_error"] = o.run_error
+    p = o.prediction
+    if p is not None:
+        d["prediction"] = {"effect": p.effect, "kind": p.kind, "warnings": [{"code": c} for c in p.warning_codes]}
+    return d
+
+
+def verdict(assertion: str, outcomes: Sequence[Outcome]) -> Dict[str, Any]:
+    """The core's verdict of ``assertion`` (``blocked_everywhere``,
+    ``runs_everywhere``, ``no_empty_allow``) over ``outcomes``: ``{"holds",
+    "checked", "offending": [{"index", "agent", "scenario", "event",
+    "reason"}], "nothing_checked"?}`` (docs/testing.md; the same rules in
+    every language)."""
+    req = {"assertion": str(assertion), "outcomes": [_verdict_view(o) for o in outcomes]}
+    return _call(_native.verdict_json, req)
+
+
+def _check(assertion: str, what: str, outcomes: Sequence[Outcome]) -> None:
+    outcomes = list(outcomes)
+    v = verdict(assertion, outcomes)
+    if v["holds"]:
+        return
+    lines = [
+        "  " + outcomes[b["index"]].describe().replace("\n", "\n  ") + f"\n    -> {b['reason']}"
+        for b in v["offending"]
+    ]
+    if v.get("nothing_checked"):
+        lines.append(f"  nothing checked: {v['nothing_checked']}")
+    raise AssertionError(f"{what} ({len(v['offending'])} of {v['checked']}):\n" + "\n".join(lines))
+
+
 def assert_blocked_everywhere(outcomes: Sequence[Outcome]) -> None:
     """Every agent whose event can block (its capability row) blocked it:
     ``tool_blocked`` or ``prompt_blocked``. Agents whose event cannot block,
     and skipped agents, are not checked; at least one agent must be able to
-    block."""
-    ran = _ran(outcomes, "assert_blocked_everywhere")
-    gating = [o for o in ran if can_block(o.agent, o.event)]
-    if not gating:
-        _fail("no agent that ran can block this event", ran, len(ran))
-    bad = [o for o in gating if o.effect not in _BLOCKS]
-    if bad:
-        _fail("not blocked on every agent that can block", bad, len(gating))
+    block; a hook that could not run fails it."""
+    _check("blocked_everywhere", "not blocked on every agent that can block", outcomes)
 
 
 def assert_runs_everywhere(outcomes: Sequence[Outcome]) -> None:
     """On every agent that ran, the action goes ahead: not blocked, not
-    asking the user, a stop not refused -- and not because the hook failed
-    (``hook_failed``, ``fail_open``, ``crashed``, ``timed_out`` ... fail it)."""
-    ran = _ran(outcomes, "assert_runs_everywhere")
-    bad = [
-        o
-        for o in ran
-        if o.effect in _HOLDS or (o.prediction is not None and _FAILURES & set(o.prediction.warning_codes))
-    ]
-    if bad:
-        _fail("the action does not go ahead cleanly everywhere", bad, len(ran))
+    asking the user, a stop not refused, no ``agent_stops`` outside a stop
+    event -- and not because the hook failed (``hook_failed``,
+    ``fail_open``, ``fail_closed``, ``crashed``, ``timed_out`` fail it)."""
+    _check("runs_everywhere", "the action does not go ahead cleanly everywhere", outcomes)
 
 
 def assert_no_warning(outcomes: Sequence[Outcome], code: Union[str, WarningCode]) -> None:
@@ -783,7 +797,7 @@ def assert_no_warning(outcomes: Sequence[Outcome], code: Union[str, WarningCode]
 def assert_no_empty_allow(outcomes: Sequence[Outcome]) -> None:
     """No agent sees an empty allow (an allow with nothing else, read as
     "skip the user's approval": warning ``empty_allow``)."""
-    assert_no_warning(outcomes, WarningCode.EMPTY_ALLOW)
+    _check("no_empty_allow", "warning `empty_allow` raised", outcomes)
 
 
 def assert_effect(
