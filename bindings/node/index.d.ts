@@ -555,6 +555,12 @@ export declare function simulateJsonAsync(request: string): Promise<string>
 /** One page of a transcript file (`agenthooks::transcript::page_json`). */
 export declare function transcriptPageJson(request: string): string
 
+/**
+ * The test kit's verdict of an assertion over outcomes
+ * (`agenthooks::simulate::verdict::verdict_json`).
+ */
+export declare function verdictJson(request: string): string
+
 /** The crate version (the workspace version). */
 export declare function version(): string
 

@@ -897,5 +897,6 @@ module.exports.scenarioPayloadsJson = nativeBinding.scenarioPayloadsJson
 module.exports.simulateJson = nativeBinding.simulateJson
 module.exports.simulateJsonAsync = nativeBinding.simulateJsonAsync
 module.exports.transcriptPageJson = nativeBinding.transcriptPageJson
+module.exports.verdictJson = nativeBinding.verdictJson
 module.exports.version = nativeBinding.version
 module.exports.whenMatches = nativeBinding.whenMatches

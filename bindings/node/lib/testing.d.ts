@@ -260,11 +260,34 @@ export interface OutcomeAssertionError extends AssertionError {
   outcomes: Outcome[]
 }
 
+/** An assertion whose verdict the core gives (docs/testing.md). */
+export type VerdictAssertion = 'blocked_everywhere' | 'runs_everywhere' | 'no_empty_allow'
+/** One outcome that breaks the assertion: its index in the list given, and why. */
+export interface VerdictOffense {
+  index: number
+  agent: ProviderId
+  scenario: string
+  event: string
+  reason: string
+}
+/** The core's verdict of an assertion over outcomes. */
+export interface Verdict {
+  assertion: VerdictAssertion
+  /** Nothing offends and something was checked. */
+  holds: boolean
+  checked: number
+  offending: VerdictOffense[]
+  /** Why nothing could be checked (then it does not hold). */
+  nothing_checked?: string
+}
+/** The core's verdict of `assertion` over outcomes (the same rules in every language). */
+export declare function verdict(assertion: VerdictAssertion, outcomes: Outcome | readonly Outcome[]): Verdict
+
 /** Every hook run started (skipped agents aside), and at least one ran. */
 export declare function assertRan(outcomes: Outcome | readonly Outcome[]): void
 /** Every agent whose event can block it blocked it (tool or prompt blocked). */
 export declare function assertBlockedEverywhere(outcomes: Outcome | readonly Outcome[]): void
-/** The action goes ahead on every agent: not blocked, not asking, no failed run. */
+/** The action goes ahead on every agent (a stop stops): not blocked, not asking, no failed run. */
 export declare function assertRunsEverywhere(outcomes: Outcome | readonly Outcome[]): void
 /** No agent sees an empty allow (warning `empty_allow`). */
 export declare function assertNoEmptyAllow(outcomes: Outcome | readonly Outcome[]): void

@@ -29,5 +29,6 @@ export const {
   predict,
   runHook,
   runRouter,
+  verdict,
 } = cjs
 export default cjs

@@ -29,6 +29,13 @@ pub fn scenario_payloads_json(request: String) -> String {
     agenthooks::simulate::json::scenario_payloads_json(&request)
 }
 
+/// The test kit's verdict of an assertion over outcomes
+/// (`agenthooks::simulate::verdict::verdict_json`).
+#[napi]
+pub fn verdict_json(request: String) -> String {
+    agenthooks::simulate::verdict::verdict_json(&request)
+}
+
 /// Runs a hook command the way each agent would and predicts each agent's
 /// behaviour (`agenthooks::simulate::json::simulate_json`). Synchronous:
 /// blocks until the hook runs finish (each bounded by its timeout).

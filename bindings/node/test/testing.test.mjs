@@ -177,7 +177,7 @@ test('assertions never pass on nothing, and check their arguments', async () => 
   fails(() => assertBlockedEverywhere(skippedOnly), /nothing to check/)
   // SessionStart cannot block anywhere: nothing to check either.
   const start = await runRouter(guard(), 'claude-code', Scenario.payload('claude-code', corpus({ agent: 'claude-code', kind: 'session.start' })[0].payload))
-  fails(() => assertBlockedEverywhere([start]), /no agent can block/)
+  fails(() => assertBlockedEverywhere([start]), /no agent that ran can block/)
   const o = await runRouter(guard(), 'codex', Scenario.shell('rm -rf /'))
   assert.throws(() => assertEffect(o, 'tool_blockd'), (e) => e.code === 'invalid_argument' && /unknown effect/.test(e.message))
   assert.throws(() => assertNoWarning([o], 'nope'), (e) => e.code === 'invalid_argument')
