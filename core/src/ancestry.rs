@@ -81,6 +81,13 @@ impl Proc {
         })
     }
 
+    /// Whether `pid`'s stdin (fd 0) is a terminal; `None` when it cannot
+    /// be read.
+    pub fn stdin_tty(&self, pid: u32) -> Option<bool> {
+        let target = std::fs::read_link(self.path(&pid.to_string(), "fd").join("0")).ok()?;
+        Some(is_terminal_path(&target))
+    }
+
     fn tty(&self, pid: &str) -> Option<bool> {
         let mut readable = false;
         for fd in ["0", "1", "2"] {
@@ -164,7 +171,10 @@ fn agent_names(agent: Provider) -> (&'static [&'static str], &'static [&'static 
         Provider::Codex => (&["codex"], &["/@openai/codex/"]),
         Provider::Cursor => (&["cursor-agent", "cursor"], &["/cursor-agent/"]),
         Provider::Gemini => (&["gemini"], &["/@google/gemini-cli/"]),
-        Provider::KimiCode => (&["kimi", "kimi-cli"], &["/kimi_cli/", "/kimi-cli/"]),
+        Provider::KimiCode => (
+            &["kimi", "kimi-cli", "kimi-code"],
+            &["/kimi_cli/", "/kimi-cli/", "/@moonshot-ai/kimi-code/"],
+        ),
         Provider::Copilot => (&["copilot"], &["/@github/copilot/"]),
         Provider::Opencode => (&["opencode"], &["/opencode-ai/"]),
         Provider::Openclaw => (&["openclaw"], &["/openclaw/"]),
@@ -270,6 +280,15 @@ mod tests {
             Provider::ClaudeCode
         ));
         assert!(!is_agent(&argv(&[]), Provider::Codex));
+        assert!(is_agent(
+            &argv(&[
+                "/c/node-linux-x64/bin/node",
+                "/c/node_modules/@moonshot-ai/kimi-code/dist/main.mjs",
+                "-p",
+                "x"
+            ]),
+            Provider::KimiCode
+        ));
     }
 
     fn fake_proc(dir: &Path, chain: &[(u32, u32, &[u8], Option<&str>)]) {
@@ -310,6 +329,9 @@ mod tests {
         assert_eq!(agent.pid, 20);
         assert_eq!(agent.argv, argv(&["claude", "-p", "hello"]));
         assert_eq!(agent.tty, Some(true));
+        assert_eq!(Proc::at(&dir).stdin_tty(20), Some(true));
+        assert_eq!(Proc::at(&dir).stdin_tty(30), Some(false));
+        assert_eq!(Proc::at(&dir).stdin_tty(77), None);
         assert!(find_agent(&chain, Provider::Gemini).is_none());
         let _ = std::fs::remove_dir_all(&dir);
     }

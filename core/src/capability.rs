@@ -4,8 +4,10 @@
 use serde::Serialize;
 
 use crate::error::Error;
+use crate::mode::SessionMode;
 use crate::model::{
-    AskFallback, Decision, DecisionKind as D, Event, Kind, Note, Policy, Provider, Unsupported,
+    AskFallback, Decision, DecisionKind as D, Event, HeadlessAsk, Kind, Note, Policy, Provider,
+    Unsupported,
 };
 
 /// What one native event of one agent can express.
@@ -93,18 +95,81 @@ impl Capability {
 pub const ASK_FALLBACK_REASON: &str =
     "This action needs human approval, which this agent cannot ask for.";
 
+/// Default reason used when a headless session's `ask` becomes `deny`
+/// without a reason.
+pub const HEADLESS_ASK_REASON: &str =
+    "This action needs human approval, and nobody can answer a prompt in this headless session.";
+
+/// The `only_when` condition of an `ask` the agent honours only when the
+/// session is known to be interactive (Gemini CLI: headless, it hangs).
+pub const INTERACTIVE_ONLY: &str = "the session is known to be interactive";
+
 /// Turns the author's decision into one the agent can express, collecting
-/// notes. `strict` turns every degradation into an error.
+/// notes. `strict` turns every degradation into an error. The session
+/// mode is the event's (see [`plan_in_mode`]).
 pub fn plan(
     event: &Event,
     decision: &Decision,
     policy: &Policy,
     cap: &Capability,
 ) -> Result<(Decision, Vec<Note>), Error> {
+    plan_in_mode(event, decision, policy, cap, &event.mode())
+}
+
+/// [`plan`] in a session mode observed apart from the event: a known
+/// headless session turns `ask` per `policy.headless_ask`; an `ask` the
+/// agent honours only interactively ([`INTERACTIVE_ONLY`]) is expressible
+/// only when the session is known interactive.
+pub fn plan_in_mode(
+    event: &Event,
+    decision: &Decision,
+    policy: &Policy,
+    cap: &Capability,
+    mode: &SessionMode,
+) -> Result<(Decision, Vec<Note>), Error> {
     decision.validate_for(event.kind)?;
     let mut notes = Vec::new();
     let mut d = decision.clone();
     let strict = policy.unsupported == Unsupported::Strict;
+    let interactive_only = cap.only_when.contains(&(D::Ask, INTERACTIVE_ONLY));
+    let mut cap_ask_ok = cap.decisions.contains(&D::Ask);
+    if interactive_only && !mode.is_interactive() {
+        cap_ask_ok = false;
+    }
+
+    // Headless: nobody can answer a prompt. Not a degradation of the
+    // agent's protocol, so `strict` does not turn it into an error.
+    if d.kind == D::Ask && mode.is_headless() && policy.headless_ask != HeadlessAsk::Native {
+        let to = match policy.headless_ask {
+            HeadlessAsk::Deny if cap.decisions.contains(&D::Deny) => D::Deny,
+            _ => [D::NoDecision, D::Observed]
+                .into_iter()
+                .find(|k| cap.decisions.contains(k))
+                .unwrap_or(D::NoDecision),
+        };
+        if to == D::Deny && d.reason.as_deref().is_none_or(|r| r.trim().is_empty()) {
+            d.reason = Some(HEADLESS_ASK_REASON.to_string());
+        }
+        notes.push(Note::new(
+            "headless",
+            Some("ask"),
+            Some(to.as_str()),
+            format!(
+                "{} session: nobody can answer `ask` (headless_ask: {})",
+                mode.describe(),
+                policy.headless_ask.as_str()
+            ),
+        ));
+        d.kind = to;
+    }
+
+    let expressible = |k: D| {
+        if k == D::Ask {
+            cap_ask_ok
+        } else {
+            cap.decisions.contains(&k)
+        }
+    };
     let unsupported = |what: &str| Error::UnsupportedDecision {
         provider: event.provider.id(),
         event: event.native_name.clone(),
@@ -130,7 +195,8 @@ pub fn plan(
         }
     }
 
-    if !cap.decisions.contains(&d.kind) {
+    if !expressible(d.kind) {
+        let mode_bound = d.kind == D::Ask && interactive_only;
         if strict {
             return Err(unsupported(d.kind.as_str()));
         }
@@ -162,16 +228,25 @@ pub fn plan(
             }
             _ => {}
         }
-        notes.push(Note::new(
-            "degraded",
-            Some(from.as_str()),
-            Some(to.as_str()),
+        let detail = if mode_bound {
+            format!(
+                "{} asks only in a session known to be interactive; session mode: {}",
+                event.provider.display_name(),
+                mode.describe()
+            )
+        } else {
             format!(
                 "{} cannot express `{}` on {}",
                 event.provider.display_name(),
                 from.as_str(),
                 event.native_name
-            ),
+            )
+        };
+        notes.push(Note::new(
+            "degraded",
+            Some(from.as_str()),
+            Some(to.as_str()),
+            detail,
         ));
         d.kind = to;
         if to != D::ReplaceOutput && from == D::ReplaceOutput && to != D::FlagOutput {

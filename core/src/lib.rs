@@ -30,6 +30,7 @@ pub mod install;
 pub mod json;
 pub mod matrix;
 pub mod mcp;
+pub mod mode;
 pub mod model;
 pub mod quirks;
 

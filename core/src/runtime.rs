@@ -87,6 +87,11 @@ pub struct RunArgs {
     /// prompt backfill reads, [`crate::backfill`]); not an argv option,
     /// for tests and fixtures.
     pub ancestry: Option<Vec<Vec<String>>>,
+    /// `--observed=<json>`: the session observation (environment and
+    /// ancestors' argv, `crate::mode::Observation::from_json`) to decide
+    /// the session mode from, instead of this process's own; for tests,
+    /// the shared vectors and hosts that know better.
+    pub observed: Option<crate::mode::Observation>,
 }
 
 /// How a hook process starts, decided from argv alone (no I/O): see
@@ -275,6 +280,7 @@ fn parse_plan<S: AsRef<str>>(argv: &[S]) -> Option<Plan> {
                 | "--hook-id"
                 | "--match"
                 | "--max-bytes"
+                | "--observed"
         );
         if !known {
             plan.warnings.push_str(&format!(
@@ -339,6 +345,10 @@ fn parse_plan<S: AsRef<str>>(argv: &[S]) -> Option<Plan> {
                     ));
                     problem(&mut plan, e);
                 }
+            },
+            "--observed" => match crate::mode::Observation::from_json(&val) {
+                Ok(o) => plan.args.observed = Some(o),
+                Err(e) => problem(&mut plan, e),
             },
             "--max-bytes" => match val.trim().parse::<usize>() {
                 Ok(n) => plan.args.max_bytes = Some(n),
@@ -463,6 +473,10 @@ pub struct Invocation {
     late_warnings: std::sync::Mutex<Vec<String>>,
     state_dir: Option<PathBuf>,
     ancestry: Option<Vec<Vec<String>>>,
+    /// `--observed`: the injected observation, else the live one.
+    observed: Option<crate::mode::Observation>,
+    /// The session mode, observed on first need.
+    mode: std::sync::OnceLock<crate::mode::SessionMode>,
 }
 
 /// The state root for this run: `args.state_dir` (embedding, tests) or the
@@ -581,10 +595,28 @@ pub fn prepare(
         late_warnings: std::sync::Mutex::new(Vec::new()),
         state_dir: args.state_dir.clone(),
         ancestry: args.ancestry.clone(),
+        observed: args.observed.clone(),
+        mode: std::sync::OnceLock::new(),
     })
 }
 
 impl Invocation {
+    /// The session mode (interactive, headless or unknown, and the signal
+    /// that decided), observed on first call from `--observed` or else from
+    /// this process's environment and `/proc` (`crate::mode`); a mode the
+    /// event already carries wins.
+    pub fn session_mode(&self) -> &crate::mode::SessionMode {
+        self.mode.get_or_init(|| {
+            if self.event.interactive.is_some() {
+                return self.event.mode();
+            }
+            match &self.observed {
+                Some(o) => crate::mode::decide(&self.event, o),
+                None => crate::mode::observe(&self.event),
+            }
+        })
+    }
+
     /// Encodes the handlers' outcome (a decision, or the error / panic /
     /// timeout that replaced it) into the agent's answer, as the hook
     /// process writes it (with the opt-in notes on stderr:
@@ -712,17 +744,25 @@ impl Invocation {
 
     pub(crate) fn encode(&self, decision: Result<Decision, Error>) -> Response {
         let ev = &*self.event;
-        let mut r =
-            match decision.and_then(|d| Ok((d.kind, dialect::respond(ev, &d, &self.policy)?))) {
-                Ok((kind, r)) => {
-                    if let Some(c) = &self.counter {
-                        let capped = r.notes.iter().any(|n| n.code == "continuation_capped");
-                        c.record(kind == DecisionKind::Continue && !capped);
-                    }
-                    r
-                }
-                Err(e) => dialect::fail_response(ev.provider, Some(ev), &e, &self.policy),
+        let answer = |d: Decision| {
+            // The session mode costs a walk of /proc: only an `ask` needs it.
+            let r = if d.kind == DecisionKind::Ask {
+                dialect::respond_in_mode(ev, &d, &self.policy, self.session_mode())
+            } else {
+                dialect::respond(ev, &d, &self.policy)
             };
+            Ok((d.kind, r?))
+        };
+        let mut r = match decision.and_then(answer) {
+            Ok((kind, r)) => {
+                if let Some(c) = &self.counter {
+                    let capped = r.notes.iter().any(|n| n.code == "continuation_capped");
+                    c.record(kind == DecisionKind::Continue && !capped);
+                }
+                r
+            }
+            Err(e) => dialect::fail_response(ev.provider, Some(ev), &e, &self.policy),
+        };
         if let Ok(late) = self.late_warnings.lock() {
             if !late.is_empty() {
                 r.stderr.insert_str(0, &late.concat());

@@ -122,6 +122,8 @@ fn vector_router(policy: Option<&Value>) -> Router {
     r.on_tool_pre(|e| {
         if e.tool.command().contains("rm -rf") {
             Decision::deny("vector guard: rm -rf is not allowed")
+        } else if e.tool.command().contains("needs-approval") {
+            Decision::ask("vector guard: needs approval")
         } else {
             Decision::no_decision()
         }

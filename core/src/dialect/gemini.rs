@@ -15,11 +15,15 @@
 //! - **No real `allow`.** `decision: "allow"` only means "not blocking" and
 //!   does not skip a confirmation (§4.2), so `allow` degrades to
 //!   `no_decision` with a note (principle 5: no opinion is not approval).
-//! - **`ask` degrades per policy** (quirk 6): it exists on BeforeTool only
-//!   from v0.36.0, and headless (`-p --yolo`) it hangs the CLI until killed
-//!   (e2e). A hook cannot tell interactive from headless, so `ask` is never
-//!   sent; `ask_fallback` picks deny or no opinion. Interactive-only setups
-//!   can still send it through `native` (`{"decision": "ask"}`).
+//! - **`ask` only in a session known to be interactive** (quirk 6): it
+//!   exists on BeforeTool only from v0.36.0, and headless (`-p --yolo`) it
+//!   hangs the CLI until killed (e2e). Nothing in the payload or the hook's
+//!   environment tells the modes apart; the Gemini process's argv does
+//!   (`crate::mode`: `-p`, a positional prompt, stdin not a terminal). So
+//!   `ask` is sent (`{"decision": "ask"}`, the reason also as
+//!   `systemMessage`, which the prompt shows) only when the session is
+//!   known interactive; in an unknown mode `ask_fallback` picks deny or no
+//!   opinion, and a known headless one follows `headless_ask`.
 //! - **Input rewrites** (`hookSpecificOutput.tool_input`, quirk 5): shallow
 //!   `Object.assign` merge up to v0.35, whole replacement from v0.36.0, and
 //!   still a shallow merge into the next hook's input in sequential mode on
@@ -108,11 +112,12 @@ pub fn kind_of(native: &str) -> Kind {
 pub fn capability(native: &str) -> Capability {
     let kind = kind_of(native);
     let (block, decisions, mods): (bool, &[D], &[&'static str]) = match native {
-        // `allow` is neutral on the wire and `ask` hangs headless: neither
-        // is offered (see the module doc). Context is ignored here (e2e).
+        // `allow` is neutral on the wire (not offered); `ask` hangs
+        // headless, so it is offered only in a session known to be
+        // interactive (see the module doc). Context is ignored here (e2e).
         "BeforeTool" => (
             true,
-            &[D::NoDecision, D::Deny],
+            &[D::NoDecision, D::Deny, D::Ask],
             &[
                 "updated_input",
                 "system_message",
@@ -148,7 +153,12 @@ pub fn capability(native: &str) -> Capability {
         // unknown events: nothing is known to be read.
         _ => (false, &[D::NoDecision], &[]),
     };
-    Capability::new(P, native, kind, block, decisions, mods)
+    let cap = Capability::new(P, native, kind, block, decisions, mods);
+    if native == "BeforeTool" {
+        cap.only_when(D::Ask, crate::capability::INTERACTIVE_ONLY)
+    } else {
+        cap
+    }
 }
 
 /// Decodes a Gemini CLI payload.
@@ -387,6 +397,17 @@ pub fn encode(
                 deny(nonempty(d.reason.clone()).unwrap_or_else(|| "Blocked by hook.".into()));
                 if system_message.is_none() {
                     system_message = d.block_reason.clone();
+                }
+            }
+            if d.kind == D::Ask {
+                // Planned only in a session known to be interactive: the
+                // prompt shows `systemMessage`, not the reason.
+                out.insert("decision".into(), json!("ask"));
+                if let Some(r) = nonempty(d.reason.clone()) {
+                    out.insert("reason".into(), json!(r));
+                    if system_message.is_none() {
+                        system_message = Some(r);
+                    }
                 }
             }
             if let Some(u) = &d.updated_input {

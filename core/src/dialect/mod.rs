@@ -165,11 +165,23 @@ pub fn native_events(provider: Provider) -> &'static [&'static str] {
     agent(provider).events
 }
 
-/// Encodes a decision for the event's agent, degrading per policy.
+/// Encodes a decision for the event's agent, degrading per policy, in the
+/// session mode the event carries (`interactive`, unknown when absent).
 pub fn respond(event: &Event, decision: &Decision, policy: &Policy) -> Result<Response, Error> {
+    respond_in_mode(event, decision, policy, &event.mode())
+}
+
+/// [`respond`] in a session mode observed apart from the event (the
+/// runtime observes it only when a decision needs it: an `ask`).
+pub fn respond_in_mode(
+    event: &Event,
+    decision: &Decision,
+    policy: &Policy,
+    mode: &crate::mode::SessionMode,
+) -> Result<Response, Error> {
     let cap = capability(event.provider, &event.native_name);
     if decision.patch_input.is_none() && decision.rewrite_conflicts.is_empty() {
-        let (d, mut notes) = capability::plan(event, decision, policy, &cap)?;
+        let (d, mut notes) = capability::plan_in_mode(event, decision, policy, &cap, mode)?;
         let mut resp = (agent(event.provider).encode)(event, &d, policy, &mut notes)?;
         resp.notes = notes;
         return Ok(resp);
@@ -189,7 +201,7 @@ pub fn respond(event: &Event, decision: &Decision, policy: &Policy) -> Result<Re
         .collect();
     let patched = decision.patch_input.is_some();
     let resolved = resolve_patch(event, decision)?;
-    let (d, mut planned) = capability::plan(event, &resolved, policy, &cap)
+    let (d, mut planned) = capability::plan_in_mode(event, &resolved, policy, &cap, mode)
         .map_err(|e| if patched { as_patch_error(e) } else { e })?;
     let mut resp = (agent(event.provider).encode)(event, &d, policy, &mut planned)
         .map_err(|e| if patched { as_patch_error(e) } else { e })?;

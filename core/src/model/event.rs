@@ -186,6 +186,16 @@ pub struct Event {
     /// True only for events the agent never sent.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub backfilled: bool,
+    /// Whether a person can answer a prompt in this session: `true`
+    /// interactive, `false` headless, absent when unknown or not observed
+    /// (see `crate::mode`; the runtime observes it when a decision needs
+    /// it). Unlike other booleans, `false` is rendered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interactive: Option<bool>,
+    /// The signal that decided `interactive` (`env:NAME=VALUE`, `argv:-p`,
+    /// `ci:CI=true`, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode_signal: Option<String>,
     /// The verbatim payload bytes (valid UTF-8 JSON).
     #[serde(skip)]
     pub raw: Vec<u8>,
@@ -216,6 +226,8 @@ impl Event {
             message: None,
             path: None,
             backfilled: false,
+            interactive: None,
+            mode_signal: None,
             raw: b"{}".to_vec(),
         }
     }
@@ -234,6 +246,20 @@ impl Event {
             .ok()
             .and_then(|t| crate::json::parse_value(t).ok())
             .unwrap_or(Value::Null)
+    }
+
+    /// The session mode as far as it is known on the event.
+    pub fn mode(&self) -> super::SessionMode {
+        super::SessionMode {
+            interactive: self.interactive,
+            signal: self.mode_signal.clone(),
+        }
+    }
+
+    /// Records a session mode on the event.
+    pub fn set_mode(&mut self, mode: &super::SessionMode) {
+        self.interactive = mode.interactive;
+        self.mode_signal = mode.signal.clone();
     }
 
     /// Whether the event comes from inside a subagent.
@@ -282,6 +308,8 @@ impl Event {
             message: self.message.clone(),
             path: self.path.clone(),
             backfilled: self.backfilled,
+            interactive: self.interactive,
+            mode_signal: self.mode_signal.clone(),
             raw: Vec::new(),
         };
         serde_json::to_string(&head).unwrap_or_else(|_| "{}".into())

@@ -7,14 +7,16 @@ pub(crate) mod patch;
 mod policy;
 mod provider;
 mod response;
+mod session_mode;
 mod tool;
 
 pub use decision::{Decision, DecisionKind, StopAgent};
 pub use event::{AgentInfo, Detection, Event, SessionInfo, StopInfo, Usage};
 pub use kind::Kind;
-pub use policy::{AskFallback, Fail, Policy, Unsupported};
+pub use policy::{AskFallback, Fail, HeadlessAsk, Policy, Unsupported};
 pub use provider::Provider;
 pub use response::{Note, Response};
+pub use session_mode::SessionMode;
 pub use tool::{Canonical, McpInfo, ToolCall, input_object, patch_paths, sorted_json};
 
 use serde_json::Value;

@@ -38,6 +38,23 @@ pub enum AskFallback {
     Deny,
 }
 
+/// What `ask` becomes when the session is known to be headless (nobody
+/// can answer a prompt; see `crate::mode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum HeadlessAsk {
+    /// Deny, with the ask's reason.
+    #[default]
+    Deny,
+    /// No opinion: the agent's own flow runs.
+    NoDecision,
+    /// The agent's own `ask`, where it has one (what the agent does with
+    /// it headless is its own: Claude Code and Copilot CLI deny, OpenCode
+    /// rejects). Gemini CLI's `ask` hangs a headless run, so it is never
+    /// sent there: `ask_fallback` applies.
+    Native,
+}
+
 /// Wire names of the policy's small enums (and [`Detection`]): one table
 /// in the core, used by argv parsing, the CLI and the bindings, which hold
 /// no copies of their own. A test keeps them equal to the serde names.
@@ -77,6 +94,7 @@ macro_rules! wire_names {
 wire_names!(Fail, "fail", [Open => "open", Closed => "closed"]);
 wire_names!(Unsupported, "unsupported", [Degrade => "degrade", Strict => "strict"]);
 wire_names!(AskFallback, "ask_fallback", [NoDecision => "no_decision", Deny => "deny"]);
+wire_names!(HeadlessAsk, "headless_ask", [Deny => "deny", NoDecision => "no_decision", Native => "native"]);
 wire_names!(Detection, "detection", [Config => "config", Env => "env", Shape => "shape"]);
 
 /// The policy a hook declares.
@@ -89,6 +107,8 @@ pub struct Policy {
     pub unsupported: Unsupported,
     /// What `ask` becomes where it cannot be expressed.
     pub ask_fallback: AskFallback,
+    /// What `ask` becomes when the session is known to be headless.
+    pub headless_ask: HeadlessAsk,
     /// Maximum consecutive `continue` decisions on stop events (0 = no cap).
     pub continuation_cap: u32,
     /// Handler deadline in milliseconds (None = 90% of the configured
@@ -103,6 +123,7 @@ impl Default for Policy {
             fail: Fail::Open,
             unsupported: Unsupported::Degrade,
             ask_fallback: AskFallback::Deny,
+            headless_ask: HeadlessAsk::Deny,
             continuation_cap: 5,
             timeout_ms: None,
         }
@@ -127,6 +148,11 @@ impl Policy {
     /// Sets the ask fallback.
     pub fn ask_fallback(mut self, f: AskFallback) -> Policy {
         self.ask_fallback = f;
+        self
+    }
+    /// Sets the headless rule.
+    pub fn headless_ask(mut self, h: HeadlessAsk) -> Policy {
+        self.headless_ask = h;
         self
     }
     /// Sets the degradation rule.
@@ -171,6 +197,10 @@ mod tests {
         let p = Policy::from_json(r#"{"fail":"closed"}"#).unwrap();
         assert_eq!(p, Policy::fail_closed());
         assert_eq!(p.continuation_cap, 5);
+        assert_eq!(p.headless_ask, HeadlessAsk::Deny);
+        let p = Policy::from_json(r#"{"headless_ask":"native"}"#).unwrap();
+        assert_eq!(p.headless_ask, HeadlessAsk::Native);
+        assert!(Policy::from_json(r#"{"headless_ask":"ask"}"#).is_err());
         assert!(Policy::from_json(r#"{"fial":"closed"}"#).is_err());
         assert_eq!(Policy::default().deadline_ms(Some(10.0)), 9000);
         assert_eq!(Policy::default().deadline_ms(None), 55_000);
@@ -186,6 +216,7 @@ mod tests {
         check(Fail::ALL, Fail::as_str);
         check(Unsupported::ALL, Unsupported::as_str);
         check(AskFallback::ALL, AskFallback::as_str);
+        check(HeadlessAsk::ALL, HeadlessAsk::as_str);
         check(Detection::ALL, Detection::as_str);
         assert_eq!(Fail::parse("closed").unwrap(), Fail::Closed);
         let e = Fail::parse("closd").unwrap_err().to_string();
