@@ -221,6 +221,8 @@ func policyFromFixture(t *testing.T, raw json.RawMessage) Policy {
 			p.Unsupported = Unsupported(v.(string))
 		case "ask_fallback":
 			p.AskFallback = AskFallback(v.(string))
+		case "headless_ask":
+			p.HeadlessAsk = HeadlessAsk(v.(string))
 		case "continuation_cap":
 			p.ContinuationCap = int(v.(float64))
 			if p.ContinuationCap == 0 {

@@ -38,14 +38,30 @@ const (
 	AskFallbackNoDecision AskFallback = "no_decision"
 )
 
+// HeadlessAsk is what ask becomes in a session known to be headless
+// (nobody can answer a prompt).
+type HeadlessAsk string
+
+// Headless rules.
+const (
+	// HeadlessAskDeny denies with the ask's reason (the default).
+	HeadlessAskDeny HeadlessAsk = "deny"
+	// HeadlessAskNoDecision leaves the call to the agent's own flow.
+	HeadlessAskNoDecision HeadlessAsk = "no_decision"
+	// HeadlessAskNative sends the agent's own ask where it has one
+	// (never on Gemini CLI, where a headless ask hangs the run).
+	HeadlessAskNative HeadlessAsk = "native"
+)
+
 // Policy is the policy a hook declares. The zero value of every field
 // means the default: fail open, degrade, ask falls back to deny, a
-// continuation cap of 5, a deadline of 90% of the configured timeout
+// headless ask is a deny, a continuation cap of 5, a deadline of 90% of the configured timeout
 // (else 55 s).
 type Policy struct {
 	Fail        Fail
 	Unsupported Unsupported
 	AskFallback AskFallback
+	HeadlessAsk HeadlessAsk
 	// ContinuationCap caps consecutive `continue` decisions on stop
 	// events: 0 means the default (5), a negative value means no cap.
 	ContinuationCap int
@@ -65,6 +81,9 @@ func (p Policy) MarshalJSON() ([]byte, error) {
 	}
 	if p.AskFallback != "" {
 		m["ask_fallback"] = p.AskFallback
+	}
+	if p.HeadlessAsk != "" {
+		m["headless_ask"] = p.HeadlessAsk
 	}
 	switch {
 	case p.ContinuationCap < 0:

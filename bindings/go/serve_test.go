@@ -76,7 +76,7 @@ func TestServeHelloRequestsAndBadLines(t *testing.T) {
 	}
 	hello := frames[0]["hello"].(map[string]any)
 	if hello["provider"] != "opencode" || hello["deadline_ms"] != 100.0 ||
-		mustJSON(hello["policy"]) != `{"ask_fallback":"deny","continuation_cap":5,"fail":"closed","timeout_ms":100,"unsupported":"degrade"}` {
+		mustJSON(hello["policy"]) != `{"ask_fallback":"deny","continuation_cap":5,"fail":"closed","headless_ask":"deny","timeout_ms":100,"unsupported":"degrade"}` {
 		t.Errorf("hello: %v", frames[0])
 	}
 	bySeq := map[string]map[string]any{}

@@ -86,6 +86,9 @@ func vectorRouter(t *testing.T, policy json.RawMessage) *Router {
 		if strings.Contains(e.Tool.Command, "rm -rf") {
 			return Deny("vector guard: rm -rf is not allowed"), nil
 		}
+		if strings.Contains(e.Tool.Command, "needs-approval") {
+			return Ask("vector guard: needs approval"), nil
+		}
 		return NoDecision(), nil
 	})
 	return r

@@ -835,7 +835,8 @@ static void run_runtime_case(const char *dir, const char *name) {
                                 read_err, &inv, &resp, NULL) == AH_OK,
           "%s: prepare", name);
     if (inv) {
-      /* The vector guard: deny tool.pre whose command contains rm -rf. */
+      /* The vector guard: deny tool.pre whose command contains rm -rf,
+         ask when it contains needs-approval. */
       ah_str view = ah_invocation_event_view(inv);
       jval *ev = json_parse(view.ptr, view.len);
       CHECK(ev != NULL, "%s: event view is JSON", name);
@@ -843,8 +844,11 @@ static void run_runtime_case(const char *dir, const char *name) {
       const jval *cmd = tool ? json_get(tool, "command") : NULL;
       bool deny = ev && json_str_is(json_get(ev, "kind"), "tool.pre") && cmd && cmd->type == J_STR &&
                   contains(cmd->s, cmd->slen, "rm -rf", 6);
-      const char *d = deny ? "{\"kind\":\"deny\",\"reason\":\"vector guard: rm -rf is not allowed\"}"
-                           : "{\"kind\":\"no_decision\"}";
+      bool ask = !deny && ev && json_str_is(json_get(ev, "kind"), "tool.pre") && cmd && cmd->type == J_STR &&
+                 contains(cmd->s, cmd->slen, "needs-approval", 14);
+      const char *d = deny  ? "{\"kind\":\"deny\",\"reason\":\"vector guard: rm -rf is not allowed\"}"
+                      : ask ? "{\"kind\":\"ask\",\"reason\":\"vector guard: needs approval\"}"
+                            : "{\"kind\":\"no_decision\"}";
       CHECK(ah_invocation_complete(inv, (const uint8_t *)d, strlen(d), &resp, NULL) == AH_OK, "%s: complete", name);
       json_free(ev);
       ah_invocation_free(inv);

@@ -423,7 +423,42 @@ function answer({ provider, payload, fail, router = null, event = null, why = nu
 
 // ---------------------------------------------------------------- the run
 
-const KNOWN_OPTIONS = new Set(['--provider', '--agent', '--dialect', '--event', '--variant', '--timeout', '--fail', '--hook-id', '--match', '--max-bytes'])
+const KNOWN_OPTIONS = new Set(['--provider', '--agent', '--dialect', '--event', '--variant', '--timeout', '--fail', '--hook-id', '--match', '--max-bytes', '--observed'])
+
+// mode::Observation::from_json without the core: the message of an
+// `--observed` value it rejects, else null (the stand-in does not decide
+// the session mode; it only refuses what the core refuses).
+function observedProblem(text) {
+  let v
+  try { v = JSON.parse(text) } catch { return '--observed: not JSON' }
+  const isObj = (x) => x !== null && typeof x === 'object' && !Array.isArray(x)
+  if (!isObj(v)) return '--observed: expected an object'
+  const strings = (argv) => {
+    if (argv.length > 256) return 'an argv is too long'
+    if (!argv.every((a) => typeof a === 'string')) return 'argv items must be strings'
+    return null
+  }
+  for (const [k, val] of Object.entries(v)) {
+    if (k === 'env' && isObj(val)) {
+      if (!Object.values(val).every((x) => typeof x === 'string')) return '--observed: env values must be strings'
+    } else if (k === 'ancestors' && Array.isArray(val)) {
+      if (val.length > 8) return '--observed: too many ancestors'
+      for (const a of val) {
+        let m = null
+        if (Array.isArray(a)) m = strings(a)
+        else if (isObj(a)) {
+          for (const [ak, av] of Object.entries(a)) {
+            if (ak === 'argv' && Array.isArray(av)) m = m ?? strings(av)
+            else if ((ak === 'tty' || ak === 'stdin_tty') && typeof av === 'boolean') continue
+            else m = m ?? `ancestor: unexpected \`${ak}\` (expected argv: array, tty / stdin_tty: bool)`
+          }
+        } else m = 'an ancestor is an argv array or an object'
+        if (m) return `--observed: ${m}`
+      }
+    } else return `--observed: unexpected \`${k}\` (expected env: object, ancestors: array)`
+  }
+  return null
+}
 
 function isJsonObject(a) {
   const t = trim(a)
@@ -494,6 +529,9 @@ function launch(argv) {
         plan.fail = 'closed' // a typo must not open a guard
         bad(`--fail: \`${val}\` is neither \`open\` nor \`closed\` (read as closed)`)
       }
+    } else if (key === '--observed') {
+      const m = observedProblem(val)
+      if (m) bad(m)
     } else if (key === '--max-bytes') {
       const v = trim(val).replace(/^\+/, '')
       if (/^[0-9]+$/.test(v) && BigInt(v) <= USIZE_MAX) plan.maxBytes = Number(v)

@@ -299,6 +299,8 @@ export interface PolicyJson {
   unsupported?: 'degrade' | 'strict'
   /** What `ask` becomes where an agent cannot ask (default `deny`). */
   ask_fallback?: 'no_decision' | 'deny'
+  /** What `ask` becomes in a session known to be headless (default `deny`). */
+  headless_ask?: 'deny' | 'no_decision' | 'native'
   /** Consecutive stop continuations allowed (default 5; 0: no cap). */
   continuation_cap?: number
   /** Handler deadline (default: 90% of the agent's `--timeout`, else 55 000). */
@@ -310,6 +312,7 @@ export declare class Policy implements PolicyJson {
   fail?: 'open' | 'closed'
   unsupported?: 'degrade' | 'strict'
   ask_fallback?: 'no_decision' | 'deny'
+  headless_ask?: 'deny' | 'no_decision' | 'native'
   continuation_cap?: number
   timeout_ms?: number
   constructor(init?: PolicyJson)
@@ -320,6 +323,7 @@ export declare class Policy implements PolicyJson {
   withFail(fail: 'open' | 'closed'): this
   withUnsupported(mode: 'degrade' | 'strict'): this
   withAskFallback(fallback: 'no_decision' | 'deny'): this
+  withHeadlessAsk(rule: 'deny' | 'no_decision' | 'native'): this
   withContinuationCap(cap: number): this
   withTimeoutMs(ms: number): this
 }

@@ -290,7 +290,8 @@ function validateDecision(decision, kind) {
 
 /**
  * The declared policy (fields as in the policy JSON; absent ones take the
- * core defaults: fail open, degrade, ask_fallback deny, continuation_cap 5).
+ * core defaults: fail open, degrade, ask_fallback deny, headless_ask deny,
+ * continuation_cap 5).
  */
 class Policy {
   constructor(init) {
@@ -310,6 +311,8 @@ class Policy {
   withUnsupported(mode) { this.unsupported = mode; return this }
   /** What `ask` becomes where an agent cannot ask. */
   withAskFallback(fallback) { this.ask_fallback = fallback; return this }
+  /** What `ask` becomes in a session known to be headless. */
+  withHeadlessAsk(rule) { this.headless_ask = rule; return this }
   /** Consecutive stop continuations allowed (0: no cap). */
   withContinuationCap(cap) { this.continuation_cap = cap; return this }
   /** The handler deadline in milliseconds. */

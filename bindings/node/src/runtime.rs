@@ -97,6 +97,9 @@ impl RunArgs {
             async_run: self.async_run.unwrap_or(false),
             async_child: self.async_child.unwrap_or(false),
             ancestry: self.ancestry.clone(),
+            // Not an option of the JS-side args: argv's `--observed` only
+            // (`NativePlan::prepare` keeps the plan's).
+            observed: None,
         })
     }
 }
@@ -162,8 +165,11 @@ impl NativePlan {
         policy_json: Option<String>,
         payload: Option<Buffer>,
     ) -> Result<Either<NativeInvocation, Response>> {
+        let mut core = args.to_core()?;
+        // `--observed` lives in argv only: keep the plan's.
+        core.observed = self.plan.args.observed.clone();
         let plan = Plan {
-            args: args.to_core()?,
+            args: core,
             ..self.plan.clone()
         };
         let pol = policy(policy_json.as_deref())?;

@@ -92,7 +92,11 @@ impl NativeBridge {
     ) -> Result<Self> {
         let p = policy(policy_json.as_deref())?;
         let a = match args {
-            Some(a) => a.to_core()?,
+            Some(a) => {
+                let mut core = a.to_core()?;
+                core.observed = plan.core_args().observed.clone();
+                core
+            }
             None => plan.core_args().clone(),
         };
         let b = Bridge::for_machine(&a, &p).map_err(throw)?;

@@ -169,8 +169,10 @@ test('decisions: constructors, modifiers, strict parsing, validation', () => {
 
 test('policy helpers and merge helpers', () => {
   assert.deepEqual(Policy.normalize(Policy.failClosed().withTimeoutMs(50).withContinuationCap(0)), {
-    fail: 'closed', unsupported: 'degrade', ask_fallback: 'deny', continuation_cap: 0, timeout_ms: 50,
+    fail: 'closed', unsupported: 'degrade', ask_fallback: 'deny', headless_ask: 'deny', continuation_cap: 0, timeout_ms: 50,
   })
+  assert.equal(Policy.normalize(new Policy().withHeadlessAsk('native')).headless_ask, 'native')
+  assert.throws(() => Policy.normalize({ headless_ask: 'ask' }), (e) => e.code === 'invalid_argument')
   assert.equal(Policy.normalize(new Policy().withUnsupported('strict').withAskFallback('no_decision').withFail('open')).unsupported, 'strict')
   assert.throws(() => Policy.normalize({ fail: 'maybe' }), (e) => e.code === 'invalid_argument')
   assert.equal(mergeFirst([undefined, Decision.deny('x').withContext('b'), Decision.allow()]).kind, 'deny')

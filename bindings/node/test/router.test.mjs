@@ -134,7 +134,7 @@ test('errors: handler exceptions are handler_error, bad decisions invalid_decisi
 
 test('policy: partial in, defaults filled; invalid policy rejected', () => {
   const r = new Router({ policy: { fail: 'closed' } })
-  assert.deepEqual({ ...r.policy }, { fail: 'closed', unsupported: 'degrade', ask_fallback: 'deny', continuation_cap: 5 })
+  assert.deepEqual({ ...r.policy }, { fail: 'closed', unsupported: 'degrade', ask_fallback: 'deny', headless_ask: 'deny', continuation_cap: 5 })
   assert.throws(() => new Router({ policy: { fial: 'closed' } }), (e) => e.code === 'invalid_argument')
 })
 

@@ -43,7 +43,11 @@ function stdinOf(c) {
 
 function routerOf(c) {
   const router = new Router({ policy: c.router ?? {} })
-  router.onToolPre((e) => (e.tool.command.includes('rm -rf') ? Decision.deny('vector guard: rm -rf is not allowed') : undefined))
+  router.onToolPre((e) => {
+    if (e.tool.command.includes('rm -rf')) return Decision.deny('vector guard: rm -rf is not allowed')
+    if (e.tool.command.includes('needs-approval')) return Decision.ask('vector guard: needs approval')
+    return undefined
+  })
   return router
 }
 

@@ -1,6 +1,6 @@
 //! `Policy`: the declared fail posture, degradation, ask fallback and caps.
 
-use agenthooks::{AskFallback, Error, Fail, Policy, Unsupported};
+use agenthooks::{AskFallback, Error, Fail, HeadlessAsk, Policy, Unsupported};
 use pyo3::prelude::*;
 
 use crate::error::IntoPyResult;
@@ -16,18 +16,21 @@ pub struct PyPolicy {
 impl PyPolicy {
     /// `fail`: `"open"` | `"closed"`; `unsupported`: `"degrade"` |
     /// `"strict"`; `ask_fallback`: `"deny"` | `"no_decision"`;
+    /// `headless_ask` (what `ask` becomes in a session known to be
+    /// headless): `"deny"` | `"no_decision"` | `"native"`;
     /// `continuation_cap` (0 = no cap); `timeout_ms` (None = 90% of the
     /// configured timeout, else 55 000). Invalid values raise
     /// `InvalidArgumentError`.
     #[new]
     #[pyo3(signature = (*, fail="open", unsupported="degrade", ask_fallback="deny",
-        continuation_cap=5, timeout_ms=None))]
+        continuation_cap=5, timeout_ms=None, headless_ask="deny"))]
     fn new(
         fail: &str,
         unsupported: &str,
         ask_fallback: &str,
         continuation_cap: u32,
         timeout_ms: Option<u64>,
+        headless_ask: &str,
     ) -> PyResult<Self> {
         // The core's wire names (one table), errors prefixed `policy: `.
         fn named<T>(r: Result<T, Error>) -> PyResult<T> {
@@ -45,10 +48,12 @@ impl PyPolicy {
         };
         let unsupported = named(Unsupported::parse(unsupported))?;
         let ask_fallback = named(AskFallback::parse(ask_fallback))?;
+        let headless_ask = named(HeadlessAsk::parse(headless_ask))?;
         // The core's builders: fields it adds later keep their defaults.
         let mut inner = base
             .unsupported(unsupported)
             .ask_fallback(ask_fallback)
+            .headless_ask(headless_ask)
             .continuation_cap(continuation_cap);
         if let Some(ms) = timeout_ms {
             inner = inner.timeout_ms(ms);
@@ -99,6 +104,12 @@ impl PyPolicy {
             AskFallback::Deny => "deny",
             AskFallback::NoDecision => "no_decision",
         }
+    }
+    /// `"deny"`, `"no_decision"` or `"native"`: what `ask` becomes in a
+    /// session known to be headless.
+    #[getter]
+    fn headless_ask(&self) -> &'static str {
+        self.inner.headless_ask.as_str()
     }
     /// Maximum consecutive `continue` decisions on stop events (0 = no cap).
     #[getter]

@@ -55,6 +55,7 @@ WRAPPED: Dict[str, str] = {
     "Usage": "Usage",
     "Kind": "Kind",
     "AskFallback": "Policy.ask_fallback",
+    "HeadlessAsk": "Policy.headless_ask",
     "Fail": "Policy.fail",
     "Policy": "Policy",
     "Unsupported": "Policy.unsupported",
@@ -96,6 +97,9 @@ EXCLUDED: Dict[str, str] = {
     "backfill": "runtime-internal: Invocation.backfill() in main/run delivers the backfilled prompt to observers",
     "detach": "runtime-internal: Invocation.detach() in main starts the async hook's detached child",
     "matrix": "documentation: the support matrix is `agenthooks capabilities --table` and docs/support-matrix.md, derived from the rows capability_of returns",
+    "ancestry": "runtime-internal: the hook's ancestor chain from /proc, read by mode",
+    "mode": "runtime-internal: the run decides the session mode when a decision is ask (argv --observed injects the observation)",
+    "SessionMode": "runtime-internal: what mode decides; applied by the core's complete() to an ask",
     "failsafe": "rendered at build time into _fail_table.json, which _failsafe.py reads when _native cannot load",
 }
 

@@ -185,6 +185,12 @@ def test_policy() -> None:
     assert ah.Policy.from_json(p.to_json()) == p
     assert ah.Policy().deadline_ms(10) == 9000 and ah.Policy().deadline_ms() == 55_000
     assert p.deadline_ms(10) == 500
+    assert p.headless_ask == "deny"
+    h = ah.Policy(headless_ask="no_decision")
+    assert h.headless_ask == "no_decision" and ah.Policy.from_json(h.to_json()) == h
+    assert ah.Policy.from_json('{"headless_ask":"native"}').headless_ask == "native"
+    with pytest.raises(ah.InvalidArgumentError):
+        ah.Policy(headless_ask="ask")
 
 
 def test_capabilities_and_lookups() -> None:

@@ -34,6 +34,8 @@ GUARD = textwrap.dedent("""
     def guard(e):
         if "rm -rf" in (e.tool.command or ""):
             return ah.deny("vector guard: rm -rf is not allowed")
+        if "needs-approval" in (e.tool.command or ""):
+            return ah.ask("vector guard: needs approval")
         return None
 
     ah.main(router, argv=json.loads(os.environ["AH_VECTOR_ARGV"]))
@@ -84,6 +86,8 @@ def router_of(c: Dict[str, Any]) -> ah.Router:
     def guard(e: ah.ToolPreEvent) -> Optional[ah.Decision]:
         if "rm -rf" in (e.tool.command or ""):
             return ah.deny("vector guard: rm -rf is not allowed")
+        if "needs-approval" in (e.tool.command or ""):
+            return ah.ask("vector guard: needs approval")
         return None
 
     return router

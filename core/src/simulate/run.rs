@@ -85,11 +85,14 @@ pub fn sh_quote(s: &str) -> String {
 
 /// Every variable any agent sets for its hooks (removed from the inherited
 /// environment before the agent's own are set, so a simulation run inside
-/// one agent does not leak its variables into another's).
+/// one agent does not leak its variables into another's), and the CI
+/// variables (a simulated session is interactive, `crate::mode`, even when
+/// the simulation itself runs in CI).
 fn all_hook_vars() -> Vec<String> {
     let mut v: Vec<String> = Provider::ALL
         .iter()
         .flat_map(|p| invocation(*p).env.iter().map(|(k, _)| (*k).to_string()))
+        .chain(crate::mode::CI_VARS.iter().map(|k| (*k).to_string()))
         .collect();
     v.sort();
     v.dedup();

@@ -4,5 +4,9 @@ import { Decision, Router, main } from 'agenthooks'
 
 const policy = process.env.AH_VECTOR_POLICY ? JSON.parse(process.env.AH_VECTOR_POLICY) : {}
 const router = new Router({ policy })
-router.onToolPre((e) => (e.tool.command.includes('rm -rf') ? Decision.deny('vector guard: rm -rf is not allowed') : undefined))
+router.onToolPre((e) => {
+  if (e.tool.command.includes('rm -rf')) return Decision.deny('vector guard: rm -rf is not allowed')
+  if (e.tool.command.includes('needs-approval')) return Decision.ask('vector guard: needs approval')
+  return undefined
+})
 main(router)

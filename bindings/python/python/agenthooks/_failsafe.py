@@ -213,12 +213,14 @@ class _Policy:
         ask_fallback: str = "deny",
         continuation_cap: int = 5,
         timeout_ms: Optional[int] = None,
+        headless_ask: str = "deny",
     ) -> None:
         self.fail = fail
         self.unsupported = unsupported
         self.ask_fallback = ask_fallback
         self.continuation_cap = continuation_cap
         self.timeout_ms = timeout_ms
+        self.headless_ask = headless_ask
 
     def to_json(self) -> str:
         import json
@@ -228,6 +230,7 @@ class _Policy:
                 "fail": self.fail,
                 "unsupported": self.unsupported,
                 "ask_fallback": self.ask_fallback,
+                "headless_ask": self.headless_ask,
                 "continuation_cap": self.continuation_cap,
                 **({"timeout_ms": self.timeout_ms} if self.timeout_ms is not None else {}),
             }
@@ -577,7 +580,56 @@ class _Plan:
 
 
 _KNOWN_OPTIONS = ("--provider", "--agent", "--dialect", "--event", "--variant", "--timeout", "--fail",
-                  "--hook-id", "--match", "--max-bytes")
+                  "--hook-id", "--match", "--max-bytes", "--observed")
+
+
+def _observed_problem(text: str) -> Optional[str]:
+    """``mode::Observation::from_json`` without the core: the message of
+    an ``--observed`` value it rejects, else None (the stand-in does not
+    decide the session mode; it only refuses what the core refuses)."""
+    import json
+
+    try:
+        v = json.loads(text)
+    except ValueError:
+        return "--observed: not JSON"
+    if not isinstance(v, dict):
+        return "--observed: expected an object"
+
+    def strings(argv: Any) -> Optional[str]:
+        if len(argv) > 256:
+            return "an argv is too long"
+        if not all(isinstance(a, str) for a in argv):
+            return "argv items must be strings"
+        return None
+
+    for k, val in v.items():
+        if k == "env" and isinstance(val, dict):
+            if not all(isinstance(x, str) for x in val.values()):
+                return "--observed: env values must be strings"
+        elif k == "ancestors" and isinstance(val, list):
+            if len(val) > 8:
+                return "--observed: too many ancestors"
+            for a in val:
+                if isinstance(a, list):
+                    m = strings(a)
+                elif isinstance(a, dict):
+                    m = None
+                    for ak, av in a.items():
+                        if ak == "argv" and isinstance(av, list):
+                            m = m or strings(av)
+                        elif ak in ("tty", "stdin_tty") and isinstance(av, bool):
+                            pass
+                        else:
+                            m = m or (f"ancestor: unexpected `{ak}` (expected argv: array, "
+                                      "tty / stdin_tty: bool)")
+                else:
+                    m = "an ancestor is an argv array or an object"
+                if m:
+                    return f"--observed: {m}"
+        else:
+            return f"--observed: unexpected `{k}` (expected env: object, ancestors: array)"
+    return None
 
 
 def _is_json_object(a: str) -> bool:
@@ -650,6 +702,10 @@ def _launch(argv: Sequence[str]) -> Optional[_Plan]:
             else:
                 plan.fail = "closed"  # a typo must not open a guard
                 plan.bad(f"--fail: `{val}` is neither `open` nor `closed` (read as closed)")
+        elif key == "--observed":
+            m = _observed_problem(val)
+            if m:
+                plan.bad(m)
         elif key == "--max-bytes":
             digits = val.strip(_TRIM)
             digits = digits[1:] if digits.startswith("+") else digits

@@ -10,7 +10,10 @@ use crate::simulate::{
 };
 
 /// Shell form `sh -c` (claude-code.md §1.1); the variables it sets for
-/// every hook (§1.3, e2e); 600 s default (UserPromptSubmit 30 s).
+/// every hook (§1.3, e2e) in an interactive session, the mode simulations
+/// predict (`-p` sets `CLAUDE_CODE_ENTRYPOINT=sdk-cli` and
+/// `CLAUDE_CODE_SESSION_ATTENDED=0`, E2E.md 2026-12-01); 600 s default
+/// (UserPromptSubmit 30 s).
 pub(crate) static HOOKS: HookInvocation = HookInvocation {
     shell: &["sh", "-c"],
     env: &[
@@ -18,7 +21,8 @@ pub(crate) static HOOKS: HookInvocation = HookInvocation {
         ("CLAUDECODE", "=1"),
         ("CLAUDE_CODE_CHILD_SESSION", "=1"),
         ("CLAUDE_CODE_SESSION_ID", "session_id"),
-        ("CLAUDE_CODE_ENTRYPOINT", "=sdk-cli"),
+        ("CLAUDE_CODE_ENTRYPOINT", "=cli"),
+        ("CLAUDE_CODE_SESSION_ATTENDED", "=1"),
     ],
     default_timeout_ms: 600_000,
     reads_stderr_as_answer: false,
