@@ -87,6 +87,11 @@ enum Cmd {
         /// Print the support matrix (agent x action, Markdown) instead.
         #[arg(long, conflicts_with_all = ["provider", "event"])]
         table: bool,
+        /// Print the session-mode table instead (per agent: the signals
+        /// that tell interactive from headless, what a headless `ask` does
+        /// natively, what agenthooks does), as JSON.
+        #[arg(long, conflicts_with_all = ["event", "table"])]
+        modes: bool,
     },
     /// Install hooks from a manifest into agent configs (merging, never replacing).
     Install(install::InstallArgs),
@@ -125,8 +130,11 @@ fn main() -> ExitCode {
             provider,
             event,
             table,
+            modes,
         } => {
-            if table {
+            if modes {
+                modes_cmd(provider.as_deref())
+            } else if table {
                 say(agenthooks::matrix::markdown().trim_end());
                 ExitCode::SUCCESS
             } else {
@@ -250,6 +258,21 @@ fn respond_cmd(c: &Common, decision: &str, policy: Option<&str>, as_json: bool) 
         ),
         Err(e) => fatal(&e),
     }
+}
+
+fn modes_cmd(provider: Option<&str>) -> ExitCode {
+    let mut table = agenthooks::mode::table_json();
+    if let Some(p) = provider {
+        let id = match Provider::parse(p) {
+            Ok(p) => p.id(),
+            Err(e) => return fatal(&e),
+        };
+        if let serde_json::Value::Object(m) = &mut table {
+            m.retain(|k, _| k == id);
+        }
+    }
+    say(&serde_json::to_string_pretty(&table).unwrap_or_default());
+    ExitCode::SUCCESS
 }
 
 fn capabilities_cmd(provider: Option<&str>, event: Option<&str>) -> ExitCode {

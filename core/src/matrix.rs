@@ -343,5 +343,12 @@ pub fn markdown() -> String {
     for (i, n) in notes.iter().enumerate() {
         out.push_str(&format!("{}. {n}\n", i + 1));
     }
+    out.push_str("\n### Session mode: `ask` when nobody can answer\n\n");
+    out.push_str(
+        "The core tells interactive from headless sessions per agent (`core/src/mode.rs`; the \
+         first signal that answers decides, unknown stays unknown; the note names the signal). \
+         A known headless session turns `ask` per the policy's `headless_ask`.\n\n",
+    );
+    out.push_str(&crate::mode::markdown());
     out
 }

@@ -350,6 +350,86 @@ pub fn describe_signal(s: &Signal) -> String {
     }
 }
 
+/// What the agent itself does with an `ask` when nobody is there
+/// (observed, the quirk that pins it).
+pub fn headless_ask_native(agent: Provider) -> &'static str {
+    match agent {
+        Provider::ClaudeCode => {
+            "-p: a PreToolUse ask is a hard deny that drops the hook's reason and skips PermissionRequest hooks (claude-code/14)"
+        }
+        Provider::Codex => {
+            "no hook can ask (ask is always degraded); exec never fires PermissionRequest (codex/18)"
+        }
+        Provider::Gemini => "-p: a BeforeTool ask hangs the CLI until it is killed (gemini/6)",
+        Provider::Copilot => {
+            "-p: a preToolUse ask is a deny (copilot/20); agenthooks never sends it (ask is degraded)"
+        }
+        Provider::KimiCode => {
+            "no hook can ask (ask is always degraded); print mode auto-approves tools"
+        }
+        Provider::Cursor => "ask only on builds before 2.4.21; headless runs not observed",
+        Provider::Opencode => "opencode run auto-rejects every permission ask (opencode/7)",
+        Provider::Openclaw => {
+            "requireApproval is an immediate deny in non-interactive CLI runs (openclaw/17)"
+        }
+    }
+}
+
+/// What agenthooks does with an `ask` per session mode, for the agent.
+pub fn headless_ask_ours(agent: Provider) -> &'static str {
+    match agent {
+        Provider::Gemini => {
+            "interactive: the native ask; unknown: ask_fallback (deny); headless: headless_ask (deny), never the native ask"
+        }
+        _ => {
+            "headless: headless_ask (deny with the reason; no_decision or native on request); interactive and unknown: ask as the agent can express it"
+        }
+    }
+}
+
+/// The session-mode table as Markdown (part of `agenthooks capabilities
+/// --table` and docs/support-matrix.md): per agent, the signals in order,
+/// what a headless `ask` does natively and what agenthooks does.
+pub fn markdown() -> String {
+    let mut out = String::from(
+        "| agent | session-mode signals, in order | a headless `ask`, natively | agenthooks |\n|---|---|---|---|\n",
+    );
+    for p in Provider::ALL {
+        let sigs: Vec<String> = signals(p).iter().map(describe_signal).collect();
+        out.push_str(&format!(
+            "| {} | {} | {} | {} |\n",
+            p.display_name(),
+            sigs.join("; "),
+            headless_ask_native(p),
+            headless_ask_ours(p)
+        ));
+    }
+    out
+}
+
+/// The session-mode table as JSON (`agenthooks capabilities --modes`).
+pub fn table_json() -> Value {
+    Value::Object(
+        Provider::ALL
+            .iter()
+            .map(|p| {
+                let sigs: Vec<Value> = signals(*p)
+                    .iter()
+                    .map(|s| Value::String(describe_signal(s)))
+                    .collect();
+                (
+                    p.id().to_string(),
+                    serde_json::json!({
+                        "signals": sigs,
+                        "headless_ask_native": headless_ask_native(*p),
+                        "agenthooks": headless_ask_ours(*p),
+                    }),
+                )
+            })
+            .collect(),
+    )
+}
+
 fn flag_in(argv: &[String], flags: &[&str]) -> Option<String> {
     argv.iter().skip(1).find_map(|a| {
         let key = a.split_once('=').map_or(a.as_str(), |(k, _)| k);
@@ -596,6 +676,24 @@ mod tests {
             ),
             SessionMode::UNKNOWN
         );
+    }
+
+    #[test]
+    fn every_agent_has_a_row_in_the_capability_table() {
+        let t = table_json();
+        for p in Provider::ALL {
+            let row = &t[p.id()];
+            assert!(!row["signals"].as_array().unwrap().is_empty(), "{p:?}");
+            assert!(
+                row["headless_ask_native"]
+                    .as_str()
+                    .is_some_and(|s| !s.is_empty())
+            );
+        }
+        assert!(markdown().contains(
+            "| Gemini CLI | argv -i/--prompt-interactive (interactive); argv -p/--prompt (headless)"
+        ));
+        assert!(env_names().contains(&"CLAUDE_CODE_SESSION_ATTENDED"));
     }
 
     #[test]
