@@ -355,7 +355,7 @@ pub fn describe_signal(s: &Signal) -> String {
 pub fn headless_ask_native(agent: Provider) -> &'static str {
     match agent {
         Provider::ClaudeCode => {
-            "-p: a PreToolUse ask is a hard deny that drops the hook's reason and skips PermissionRequest hooks (claude-code/14)"
+            "-p: a PreToolUse ask acts as a deny (the model gets the bare reason) and skips PermissionRequest hooks (claude-code/14)"
         }
         Provider::Codex => {
             "no hook can ask (ask is always degraded); exec never fires PermissionRequest (codex/18)"

@@ -4,7 +4,9 @@
 Usage (as the agents call it):
   standin_hook.py agenthooks run --provider=claude-code|codex|gemini|copilot|kimi-code [--event=E]
 Denies a shell command containing "rm -rf" with the agent's documented pre-tool deny
-(reason "destructive command: <cmd>"); otherwise prints nothing (no opinion).
+(reason "destructive command: <cmd>"), and one containing "git push --force" with the
+deny target/debug/guard's ask becomes in a headless run (reason "Force-pushing rewrites
+shared history; a human must approve it."); otherwise prints nothing (no opinion).
 Always exits 0. If AH_E2E_HOOK_LOG is set, appends one JSON line per call there.
 """
 
@@ -30,8 +32,12 @@ if args is None:  # Copilot camelCase: toolArgs, an object (1.0.102) or a JSON s
         except ValueError:
             args = {}
 command = (args or {}).get("command", "") if isinstance(args, dict) else ""
+reason = ""
 if isinstance(command, str) and "rm -rf" in command:
     reason = f"destructive command: {command}"
+elif isinstance(command, str) and "git push --force" in command:
+    reason = "Force-pushing rewrites shared history; a human must approve it."
+if reason:
     if provider in ("claude-code", "codex", "kimi-code"):
         answer = {"hookSpecificOutput": {
             "hookEventName": "PreToolUse",
