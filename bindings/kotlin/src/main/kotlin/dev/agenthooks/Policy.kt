@@ -16,6 +16,8 @@ data class Policy(
     val continuationCap: Int? = null,
     /** The handler deadline in milliseconds. */
     val timeoutMs: Long? = null,
+    /** `deny`, `no_decision` or `native`: what `ask` becomes in a session known to be headless. */
+    val headlessAsk: String? = null,
 ) {
     /** The (partial) policy JSON the core reads. */
     fun toJson(): String = Json.write(
@@ -25,6 +27,7 @@ data class Policy(
             askFallback?.let { m["ask_fallback"] = it }
             continuationCap?.let { m["continuation_cap"] = it }
             timeoutMs?.let { m["timeout_ms"] = it }
+            headlessAsk?.let { m["headless_ask"] = it }
         },
     )
 

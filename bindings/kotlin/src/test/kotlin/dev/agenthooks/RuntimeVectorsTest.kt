@@ -26,7 +26,12 @@ class RuntimeVectorsTest {
                 val r = Router()
                 r.native.setPolicy(Json.write(policy))
                 r.onToolPre { e ->
-                    if ("rm -rf" in (e.tool?.command ?: "")) deny("vector guard: rm -rf is not allowed") else noDecision()
+                    val cmd = e.tool?.command ?: ""
+                    when {
+                        "rm -rf" in cmd -> deny("vector guard: rm -rf is not allowed")
+                        "needs-approval" in cmd -> ask("vector guard: needs approval")
+                        else -> noDecision()
+                    }
                 }
                 val stdin = stdin(name, c)
                 @Suppress("UNCHECKED_CAST")
