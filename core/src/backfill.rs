@@ -30,7 +30,7 @@
 //! (at most [`crate::ancestry::MAX_DEPTH`] small reads) and one exclusive
 //! create per session.
 
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 use sha2::{Digest, Sha256};
 
@@ -274,19 +274,10 @@ pub fn claim(dir: &StateDir, event: &Event) -> bool {
     }
     match dir.create_new(&marker_name(event), b"") {
         Ok(true) => {
-            sweep(dir);
+            dir.sweep_older_than(TTL);
             true
         }
         _ => false,
-    }
-}
-
-fn sweep(dir: &StateDir) {
-    let now = SystemTime::now();
-    for (name, t) in dir.entries() {
-        if now.duration_since(t).is_ok_and(|age| age > TTL) {
-            let _ = dir.remove(&name);
-        }
     }
 }
 

@@ -246,7 +246,7 @@ fn try_claim(dir: &StateDir, event: &Event, key: &str) -> Result<Claim, Error> {
     // Two rounds: a stale marker is removed once, then the create retried.
     for _ in 0..2 {
         if dir.create_new(&name, me.encode().as_bytes())? {
-            sweep(dir);
+            dir.sweep_older_than(TTL);
             return Ok(Claim::First);
         }
         match read_fresh(dir, &name)? {
@@ -319,16 +319,6 @@ fn read_fresh(dir: &StateDir, name: &str) -> Result<Option<Marker>, Error> {
 
 /// Largest marker read back (a native name and a tool-call id).
 const MARKER_MAX: usize = 64 * 1024;
-
-/// Removes markers older than [`TTL`] (best effort).
-fn sweep(dir: &StateDir) {
-    let now = SystemTime::now();
-    for (name, t) in dir.entries() {
-        if now.duration_since(t).is_ok_and(|age| age > TTL) {
-            let _ = dir.remove(&name);
-        }
-    }
-}
 
 #[cfg(test)]
 mod tests {

@@ -239,6 +239,14 @@ pub enum Error {
 }
 
 impl Error {
+    /// The answer of the JSON-in, JSON-out entry points (simulate, verdict,
+    /// MCP resolution, transcript pages) to a request they reject:
+    /// `{"error": {"code", "message"}}`.
+    pub fn to_json_answer(&self) -> String {
+        serde_json::json!({"error": {"code": self.code().as_str(), "message": self.to_string()}})
+            .to_string()
+    }
+
     /// The stable machine id of this error.
     pub fn code(&self) -> ErrorCode {
         match self {

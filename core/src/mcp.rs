@@ -857,9 +857,7 @@ pub fn resolve_json(req: &str) -> String {
     };
     match run() {
         Ok(v) => v.to_string(),
-        Err(e) => {
-            json!({"error": {"code": e.code().as_str(), "message": e.to_string()}}).to_string()
-        }
+        Err(e) => e.to_json_answer(),
     }
 }
 

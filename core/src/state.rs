@@ -325,6 +325,17 @@ impl StateDir {
             })
             .collect()
     }
+
+    /// Removes the entries last modified more than `ttl` ago (best effort:
+    /// markers of sessions that ended; errors are ignored).
+    pub fn sweep_older_than(&self, ttl: std::time::Duration) {
+        let now = SystemTime::now();
+        for (name, t) in self.entries() {
+            if now.duration_since(t).is_ok_and(|age| age > ttl) {
+                let _ = self.remove(&name);
+            }
+        }
+    }
 }
 
 /// A state file must be a regular file of ours, with no other names.

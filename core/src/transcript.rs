@@ -36,7 +36,7 @@ use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::error::Error;
 use crate::model::Provider;
@@ -736,9 +736,7 @@ pub fn page_json(req: &str) -> String {
     };
     match run() {
         Ok(v) => v.to_string(),
-        Err(e) => {
-            json!({"error": {"code": e.code().as_str(), "message": e.to_string()}}).to_string()
-        }
+        Err(e) => e.to_json_answer(),
     }
 }
 

@@ -13,7 +13,7 @@ use crate::error::Error;
 use crate::model::{Decision, Kind, Policy, Provider};
 
 fn error(e: &Error) -> String {
-    json!({"error": {"code": e.code().as_str(), "message": e.to_string()}}).to_string()
+    e.to_json_answer()
 }
 
 fn bad(m: String) -> Error {

@@ -308,9 +308,6 @@ pub fn verdict_json(req: &str) -> String {
     match run() {
         // A Verdict is strings and numbers: it always serializes.
         Ok(v) => serde_json::to_string(&v).unwrap_or_default(),
-        Err(e) => {
-            serde_json::json!({"error": {"code": e.code().as_str(), "message": e.to_string()}})
-                .to_string()
-        }
+        Err(e) => e.to_json_answer(),
     }
 }
