@@ -893,6 +893,20 @@ struct ah_str ah_event_kind(const struct ah_event *event);
 struct ah_str ah_event_native_name(const struct ah_event *event);
 
 /**
+ * Returns the session mode for a handler ("is a person there?") as JSON:
+ * `{"interactive":true|false|null,"signal":"..."|null}`. The mode the
+ * event carries (an invocation's `--observed` one is recorded on its
+ * event), else observed on first call from this process's environment
+ * and `/proc` (read once per process, the same observation the `ask`
+ * path uses). Cached; the view is valid until `ah_event_free(event)`;
+ * `{NULL, 0}` when `event` is NULL. Thread-safe.
+ *
+ * # Safety
+ * `event` must be NULL or a live `ah_event`.
+ */
+struct ah_str ah_event_session_mode_json(const struct ah_event *event);
+
+/**
  * Frees an event. NULL is a no-op; freeing twice is undefined behaviour,
  * and so is freeing an event borrowed from `ah_invocation_event`. Needs
  * exclusive access.

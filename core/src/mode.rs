@@ -547,10 +547,32 @@ pub fn decide(event: &Event, obs: &Observation) -> SessionMode {
     SessionMode::UNKNOWN
 }
 
-/// The mode of `event`'s session as this process observes it now (reads
-/// the environment and `/proc`).
+/// This process's live observation, read once (the environment and
+/// `/proc`) on first use and shared by every later caller: the `ask` path
+/// and handlers asking for the mode see the same one.
+pub fn live_observation() -> &'static Observation {
+    static LIVE: std::sync::OnceLock<Observation> = std::sync::OnceLock::new();
+    LIVE.get_or_init(Observation::live)
+}
+
+/// The mode of `event`'s session as this process observes it (the
+/// environment and `/proc`, read once per process: [`live_observation`]).
 pub fn observe(event: &Event) -> SessionMode {
-    decide(event, &Observation::live())
+    decide(event, live_observation())
+}
+
+/// The mode of `event`'s session for a handler: the mode the event
+/// carries when it carries one (the runtime records an injected
+/// `--observed` one on the event), else decided from `observed`, else
+/// from this process's live observation (read on first need only).
+pub fn observe_for(event: &Event, observed: Option<&Observation>) -> SessionMode {
+    if event.interactive.is_some() {
+        return event.mode();
+    }
+    match observed {
+        Some(o) => decide(event, o),
+        None => observe(event),
+    }
 }
 
 #[cfg(test)]
@@ -584,6 +606,26 @@ mod tests {
             interactive: i,
             signal: s.map(str::to_string),
         }
+    }
+
+    #[test]
+    fn observe_for_prefers_the_carried_mode_then_the_injected_observation() {
+        let headless = obs(&[], &[(&["claude", "-p", "x"], Some(true), None)]);
+        let e = ev(Provider::ClaudeCode);
+        assert_eq!(
+            observe_for(&e, Some(&headless)),
+            m(Some(false), Some("argv:-p"))
+        );
+        let mut carried = ev(Provider::ClaudeCode);
+        carried.set_mode(&SessionMode::known(true, "env:X=1".into()));
+        assert_eq!(
+            observe_for(&carried, Some(&headless)),
+            m(Some(true), Some("env:X=1"))
+        );
+        // The event's own method reads the carried mode without /proc.
+        assert_eq!(carried.session_mode(), m(Some(true), Some("env:X=1")));
+        // The live observation is read once and shared.
+        assert!(std::ptr::eq(live_observation(), live_observation()));
     }
 
     #[test]

@@ -581,6 +581,13 @@ pub fn prepare(
             }
         }
     }
+    // An injected observation costs nothing to decide: record its mode on
+    // the event, so handlers in every language read the same mode as the
+    // `ask` path (`Event::session_mode`, `ah_event_session_mode_json`).
+    if let (Some(o), None) = (&args.observed, event.interactive) {
+        let m = crate::mode::decide(&event, o);
+        event.set_mode(&m);
+    }
     let deadline_ms = policy.deadline_ms(args.timeout_s);
     Ok(Invocation {
         event: Arc::new(event),
@@ -610,10 +617,7 @@ impl Invocation {
             if self.event.interactive.is_some() {
                 return self.event.mode();
             }
-            match &self.observed {
-                Some(o) => crate::mode::decide(&self.event, o),
-                None => crate::mode::observe(&self.event),
-            }
+            crate::mode::observe_for(&self.event, self.observed.as_ref())
         })
     }
 

@@ -26,6 +26,7 @@ pub struct ah_event {
     head: OnceLock<NulStr>,
     output: OnceLock<Option<NulStr>>,
     native: OnceLock<NulStr>,
+    mode: OnceLock<NulStr>,
     /// The raw bytes plus a NUL, copied on first use, when the shared
     /// event's own bytes carry no NUL after them (see [`ah_event::view_of`]).
     raw_nul: Option<OnceLock<Vec<u8>>>,
@@ -50,6 +51,7 @@ impl ah_event {
             head: OnceLock::new(),
             output: OnceLock::new(),
             native: OnceLock::new(),
+            mode: OnceLock::new(),
             raw_nul: None,
         }
     }
@@ -64,6 +66,7 @@ impl ah_event {
             head: OnceLock::new(),
             output: OnceLock::new(),
             native: OnceLock::new(),
+            mode: OnceLock::new(),
             raw_nul: Some(OnceLock::new()),
         }
     }
@@ -390,6 +393,34 @@ pub unsafe extern "C" fn ah_event_native_name(event: *const ah_event) -> ah_str 
         unsafe { ptr::borrow_opt(event) }.map_or(ah_str::NONE, |e| {
             e.native
                 .get_or_init(|| NulStr::new(e.event.native_name.clone()))
+                .view()
+        })
+    })
+}
+
+/// Returns the session mode for a handler ("is a person there?") as JSON:
+/// `{"interactive":true|false|null,"signal":"..."|null}`. The mode the
+/// event carries (an invocation's `--observed` one is recorded on its
+/// event), else observed on first call from this process's environment
+/// and `/proc` (read once per process, the same observation the `ask`
+/// path uses). Cached; the view is valid until `ah_event_free(event)`;
+/// `{NULL, 0}` when `event` is NULL. Thread-safe.
+///
+/// # Safety
+/// `event` must be NULL or a live `ah_event`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_event_session_mode_json(event: *const ah_event) -> ah_str {
+    guard_value(|| {
+        // SAFETY: `event` is NULL or live (caller contract).
+        unsafe { ptr::borrow_opt(event) }.map_or(ah_str::NONE, |e| {
+            e.mode
+                .get_or_init(|| {
+                    let m = e.event.session_mode();
+                    NulStr::new(
+                        serde_json::json!({"interactive": m.interactive, "signal": m.signal})
+                            .to_string(),
+                    )
+                })
                 .view()
         })
     })

@@ -992,6 +992,19 @@ static void test_decode(void) {
   CHECK(str_eq(ah_event_kind(ev), "tool.pre"), "kind");
   CHECK(str_eq(ah_event_native_name(ev), "PreToolUse"), "native name");
   CHECK(str_eq(ah_event_raw(ev), PRE), "raw");
+  {
+    /* The session mode: live (whatever this process observes), cached. */
+    ah_str m1 = ah_event_session_mode_json(ev), m2 = ah_event_session_mode_json(ev);
+    CHECK(m1.ptr && m1.ptr == m2.ptr && m1.ptr[m1.len] == '\0', "session mode cached and NUL-terminated");
+    jval *mj = json_parse(m1.ptr, m1.len);
+    const jval *mi = mj ? json_get(mj, "interactive") : NULL, *ms = mj ? json_get(mj, "signal") : NULL;
+    CHECK(mi && ms && (mi->type == J_BOOL || mi->type == J_NULL) && (ms->type == J_STR || ms->type == J_NULL) &&
+              (mi->type == J_NULL) == (ms->type == J_NULL),
+          "session mode json shape");
+    json_free(mj);
+    CHECK(ah_event_session_mode_json(NULL).ptr == NULL && ah_event_session_mode_json(NULL).len == 0,
+          "session mode: NULL event");
+  }
   ah_str j1 = ah_event_json(ev), j2 = ah_event_json(ev);
   CHECK(j1.ptr == j2.ptr && j1.len == j2.len && j1.ptr[j1.len] == '\0', "json cached and NUL-terminated");
   /* Failures: status, *err set, *out untouched. */
@@ -1466,6 +1479,26 @@ static void test_runtime(void) {
     char cmd[96];
     snprintf(cmd, sizeof cmd, "rm -rf %s %s", d1, d2);
     CHECK(system(cmd) == 0, "rm state dirs");
+  }
+  {
+    /* --observed: the injected mode is on the invocation's event, for handlers. */
+    const char *hl[] = {"g", "agenthooks", "run", "--provider=claude-code",
+                        "--observed={\"ancestors\":[[\"claude\",\"-p\",\"x\"]]}"};
+    const char *pl = "{\"hook_event_name\":\"PreToolUse\",\"session_id\":\"s\",\"tool_name\":\"Bash\","
+                     "\"tool_input\":{\"command\":\"ls\"}}";
+    ah_run_args *c = NULL;
+    ah_invocation *ci = NULL;
+    ah_response *cr = NULL;
+    CHECK(ah_run_args_parse(hl, 5, &c, NULL) == AH_OK && c, "observed: parse");
+    CHECK(ah_invocation_prepare(c, NULL, 0, S(pl), NULL, &ci, &cr, NULL) == AH_OK && ci && !cr, "observed: prepare");
+    if (ci) {
+      ah_str mj = ah_event_session_mode_json(ah_invocation_event(ci));
+      CHECK(str_eq(mj, "{\"interactive\":false,\"signal\":\"argv:-p\"}"), "observed: headless by argv:-p, got %.*s",
+            (int)mj.len, mj.ptr ? mj.ptr : "");
+    }
+    ah_invocation_free(ci);
+    ah_response_free(cr);
+    ah_run_args_free(c);
   }
   CHECK(ah_run_args_parse(argv, 6, &a, NULL) == AH_OK && a, "parse again");
   const char *serve[] = {"g", "agenthooks", "serve", "--provider=opencode"};

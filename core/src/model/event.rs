@@ -256,6 +256,14 @@ impl Event {
         }
     }
 
+    /// The session mode for a handler: "is a person there?". The mode the
+    /// event carries if any, else observed now from this process's
+    /// environment and `/proc` (once per process, shared with the `ask`
+    /// path: [`crate::mode::observe_for`]).
+    pub fn session_mode(&self) -> super::SessionMode {
+        crate::mode::observe_for(self, None)
+    }
+
     /// Records a session mode on the event.
     pub fn set_mode(&mut self, mode: &super::SessionMode) {
         self.interactive = mode.interactive;
