@@ -169,6 +169,21 @@ impl PyEvent {
     fn is_subagent(&self) -> bool {
         self.inner.is_subagent()
     }
+    /// Whether a person can answer a prompt in this session: `True`
+    /// interactive, `False` headless, `None` unknown. The mode the event
+    /// carries (a run's `--observed` one), else observed on first read from
+    /// this process's environment and `/proc`, once per process (the same
+    /// observation an `ask` uses).
+    #[getter]
+    fn interactive(&self) -> Option<bool> {
+        self.inner.session_mode().interactive
+    }
+    /// The signal that decided `interactive` (`argv:-p`,
+    /// `env:CLAUDE_CODE_SESSION_ATTENDED=0`, ...); `None` when unknown.
+    #[getter]
+    fn mode_signal(&self) -> Option<String> {
+        self.inner.session_mode().signal
+    }
     /// The verbatim payload bytes.
     #[getter]
     fn raw<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {

@@ -58,6 +58,7 @@ WRAPPED: Dict[str, str] = {
     "HeadlessAsk": "Policy.headless_ask",
     "Fail": "Policy.fail",
     "Policy": "Policy",
+    "SessionMode": "Event.interactive",  # + Event.mode_signal
     "Unsupported": "Policy.unsupported",
     "Provider": "Provider",
     "Note": "Note",
@@ -99,7 +100,6 @@ EXCLUDED: Dict[str, str] = {
     "matrix": "documentation: the support matrix is `agenthooks capabilities --table` and docs/support-matrix.md, derived from the rows capability_of returns",
     "ancestry": "runtime-internal: the hook's ancestor chain from /proc, read by mode",
     "mode": "runtime-internal: the run decides the session mode when a decision is ask (argv --observed injects the observation)",
-    "SessionMode": "runtime-internal: what mode decides; applied by the core's complete() to an ask",
     "failsafe": "rendered at build time into _fail_table.json, which _failsafe.py reads when _native cannot load",
 }
 

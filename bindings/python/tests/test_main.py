@@ -317,3 +317,27 @@ def test_serve_keeps_handler_prints_off_stdout_and_survives_hangs(tmp_path: path
     assert got[0]["error"]["code"] == "handler_timeout" and got[0]["output"]["block"] is True
     assert got[1]["error"]["code"] == "handler_error" and "boom" in got[1]["error"]["message"]
     assert "stray print" in p.stderr.decode() and "raw fd 1" in p.stderr.decode()
+
+
+def test_handlers_read_the_session_mode() -> None:
+    seen: List[Tuple[Optional[bool], Optional[str]]] = []
+
+    def record(e: ah.ToolPreEvent) -> ah.Decision:
+        seen.append((e.interactive, e.mode_signal))
+        return ah.allow()
+
+    router = ah.Router()
+    router.on_tool_pre(record)
+    cases = [
+        ('{"ancestors":[["claude","-p","x"]]}', (False, "argv:-p")),
+        ('{"env":{"CLAUDE_CODE_SESSION_ATTENDED":"1"}}', (True, "env:CLAUDE_CODE_SESSION_ATTENDED=1")),
+        ('{"ancestors":[["sh"]]}', (None, None)),
+    ]
+    for observed, want in cases:
+        seen.clear()
+        r = ah.run(router, ["hook", "agenthooks", "run", "--provider=claude-code", f"--observed={observed}"], PRE)
+        assert r.exit_code == 0 and seen == [want], (observed, seen, r.stderr)
+    # Without an observation: this process's own (live), consistent.
+    ev = ah.decode("claude-code", PRE)
+    assert ev.interactive in (True, False, None)
+    assert (ev.interactive is None) == (ev.mode_signal is None)
