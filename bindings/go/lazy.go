@@ -27,6 +27,58 @@ type lazyOutput struct {
 	owner  *nativeEvent // or the event's own handle (Decode)
 	val    json.RawMessage
 	loaded bool
+	// The session mode (ah_event_session_mode_json), read on first need.
+	mode       sessionMode
+	modeLoaded bool
+}
+
+// sessionMode is the core's session-mode JSON.
+type sessionMode struct {
+	Interactive *bool  `json:"interactive"`
+	Signal      string `json:"signal"`
+}
+
+func (l *lazyOutput) sessionMode() sessionMode {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.modeLoaded {
+		return l.mode
+	}
+	p := l.ev
+	if l.owner != nil {
+		p = l.owner.p
+	}
+	if p == nil {
+		return sessionMode{} // released or closed before anyone asked
+	}
+	// A malformed answer leaves the mode unknown (the core renders it).
+	_ = json.Unmarshal(view(C.ah_event_session_mode_json(p)), &l.mode)
+	runtime.KeepAlive(l.owner)
+	l.modeLoaded = true
+	return l.mode
+}
+
+// Interactive tells whether a person can answer a prompt in this session:
+// true interactive, false headless, nil unknown. It is the mode the event
+// carries (a run's --observed one), else observed on the first call from
+// this process's environment and /proc, once per process (the same
+// observation an ask uses). Like Output, an event from Main or Run reads it
+// while the hook call runs, one from Decode until Close; nil after that if
+// never read.
+func (e *Event) Interactive() *bool {
+	if e.output == nil {
+		return nil
+	}
+	return e.output.sessionMode().Interactive
+}
+
+// ModeSignal is the signal that decided Interactive ("argv:-p",
+// "env:CLAUDE_CODE_SESSION_ATTENDED=0", ...); "" when unknown.
+func (e *Event) ModeSignal() string {
+	if e.output == nil {
+		return ""
+	}
+	return e.output.sessionMode().Signal
 }
 
 func (l *lazyOutput) get() json.RawMessage {

@@ -277,3 +277,50 @@ func TestGuardEndToEnd(t *testing.T) {
 	t.Logf("guard end to end: %v (Rust comparison: %v, %s/%s)", perProvider, rustBin != "", runtime.GOOS, runtime.GOARCH)
 	fmt.Fprintf(os.Stderr, "guard end to end (Go vs Rust: %v): %v\n", rustBin != "", perProvider)
 }
+
+func TestHandlersReadTheSessionMode(t *testing.T) {
+	type mode struct {
+		known, interactive bool
+		signal             string
+	}
+	var seen []mode
+	r := NewRouter()
+	r.OnToolPre(func(ctx context.Context, e *ToolPreEvent) (Decision, error) {
+		m := mode{signal: e.ModeSignal()}
+		if i := e.Interactive(); i != nil {
+			m.known, m.interactive = true, *i
+		}
+		seen = append(seen, m)
+		return Allow(), nil
+	})
+	cases := []struct {
+		observed string
+		want     mode
+	}{
+		{`{"ancestors":[["claude","-p","x"]]}`, mode{true, false, "argv:-p"}},
+		{`{"env":{"CLAUDE_CODE_SESSION_ATTENDED":"1"}}`, mode{true, true, "env:CLAUDE_CODE_SESSION_ATTENDED=1"}},
+		{`{"ancestors":[["sh"]]}`, mode{}},
+	}
+	for _, c := range cases {
+		seen = nil
+		var out, errb bytes.Buffer
+		argv := []string{"hook", "agenthooks", "run", "--provider=claude-code", "--observed=" + c.observed}
+		code := Run(context.Background(), r, argv, strings.NewReader(prePayload), &out, &errb)
+		if code != 0 || len(seen) != 1 || seen[0] != c.want {
+			t.Errorf("%s: code %d, seen %+v, want %+v (%s)", c.observed, code, seen, c.want, errb.String())
+		}
+	}
+	// Decode: this process's own (live) mode, consistent; nil after Close.
+	e, err := Decode("claude-code", []byte(prePayload))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if (e.Interactive() == nil) != (e.ModeSignal() == "") {
+		t.Errorf("live mode inconsistent: %v %q", e.Interactive(), e.ModeSignal())
+	}
+	e.Close()
+	built := &Event{}
+	if built.Interactive() != nil || built.ModeSignal() != "" {
+		t.Error("an event built in Go has an unknown mode")
+	}
+}
