@@ -347,6 +347,14 @@ export declare function eventRawText(event: ExternalObject<'agenthooks:Event'>):
  */
 export declare function eventRespond(event: ExternalObject<'agenthooks:Event'>, decisionJson: string, policyJson?: string | undefined | null): Response | NativeError
 
+/**
+ * The session mode as JSON, `{"interactive": true|false|null, "signal":
+ * "..."|null}`: the mode the event carries (a run's `--observed` one),
+ * else observed now from this process's environment and `/proc`, once per
+ * process (the same observation an `ask` uses).
+ */
+export declare function eventSessionModeJson(event: ExternalObject<'agenthooks:Event'>): string
+
 /** The fail policy's answer for an event (`None`: the event is unknown). */
 export declare function failResponse(providerId: string, event: ExternalObject<'agenthooks:Event'> | undefined | null, error: NativeError, policyJson?: string | undefined | null): Response
 

@@ -864,6 +864,7 @@ module.exports.eventIsSubagent = nativeBinding.eventIsSubagent
 module.exports.eventOutputJson = nativeBinding.eventOutputJson
 module.exports.eventRawText = nativeBinding.eventRawText
 module.exports.eventRespond = nativeBinding.eventRespond
+module.exports.eventSessionModeJson = nativeBinding.eventSessionModeJson
 module.exports.failResponse = nativeBinding.failResponse
 module.exports.failResponseForPayload = nativeBinding.failResponseForPayload
 module.exports.fixtureCorpusJson = nativeBinding.fixtureCorpusJson

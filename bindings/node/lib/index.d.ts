@@ -157,6 +157,17 @@ export interface EventBase {
   message?: string
   path?: string
   backfilled?: true
+  /** The session mode when the event carries one (a run's `--observed`). */
+  mode_signal?: string
+  /**
+   * Whether a person can answer a prompt in this session: `true`
+   * interactive, `false` headless, `null` unknown. The mode the event
+   * carries, else observed on first read (this process's environment and
+   * /proc, once per process, as an `ask` does). Not enumerable.
+   */
+  readonly interactive?: boolean | null
+  /** The signal that decided `interactive` (`argv:-p`, ...), `null` when unknown. Not enumerable. */
+  readonly modeSignal?: string | null
   /** The payload, verbatim (parsed); `rawText(event)` gives the exact text. */
   raw: JsonValue
 }

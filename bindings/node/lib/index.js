@@ -100,8 +100,23 @@ function eventOf(ne) {
   const ev = JSON.parse(native.eventHeadJson(ne))
   if (native.eventHasOutput(ne)) lazyMember(ev, 'output', () => JSON.parse(native.eventOutputJson(ne)))
   lazyMember(ev, 'raw', () => JSON.parse(native.eventRawText(ne)))
+  sessionModeMembers(ev, ne)
   Object.defineProperty(ev, NATIVE, { value: ne })
   return ev
+}
+
+// `interactive` (true / false / null: unknown) and `modeSignal` (the
+// signal that decided, or null): the mode the event carries (a run's
+// `--observed` one, then also in the canonical `interactive` /
+// `mode_signal`), else observed by the core on first read from this
+// process's environment and /proc, once per process. Not enumerable: the
+// event stays its canonical JSON.
+function sessionModeMembers(ev, ne) {
+  let mode
+  const read = () => (mode ??= JSON.parse(native.eventSessionModeJson(ne)))
+  Object.defineProperty(ev, 'modeSignal', { configurable: true, get: () => read().signal })
+  if ('interactive' in ev) return
+  Object.defineProperty(ev, 'interactive', { configurable: true, get: () => read().interactive })
 }
 
 // An enumerable member computed on first read (and settable, like data).

@@ -245,6 +245,18 @@ pub fn event_is_subagent(
     event.is_subagent()
 }
 
+/// The session mode as JSON, `{"interactive": true|false|null, "signal":
+/// "..."|null}`: the mode the event carries (a run's `--observed` one),
+/// else observed now from this process's environment and `/proc`, once per
+/// process (the same observation an `ask` uses).
+#[napi]
+pub fn event_session_mode_json(
+    #[napi(ts_arg_type = "ExternalObject<'agenthooks:Event'>")] event: &External<Arc<Event>>,
+) -> String {
+    let m = event.session_mode();
+    serde_json::json!({"interactive": m.interactive, "signal": m.signal}).to_string()
+}
+
 /// The result of [`event_answer`].
 #[napi(object)]
 pub struct Answer {

@@ -234,3 +234,28 @@ test('run(): one author-side run without process side effects', async () => {
   const closd = await ah.run(new ah.Router(), ['guard', 'agenthooks', 'run', '--provider=claude-code', '--fail=closd'], JSON.stringify(PRE))
   assert.equal(JSON.parse(closd.stdout).hookSpecificOutput.permissionDecision, 'deny')
 })
+
+test('handlers read the session mode (interactive, modeSignal)', async () => {
+  let seen = []
+  const router = new ah.Router().onToolPre((e) => {
+    seen.push([e.interactive, e.modeSignal])
+    return Decision.allow()
+  })
+  const cases = [
+    ['{"ancestors":[["claude","-p","x"]]}', [false, 'argv:-p']],
+    ['{"env":{"CLAUDE_CODE_SESSION_ATTENDED":"1"}}', [true, 'env:CLAUDE_CODE_SESSION_ATTENDED=1']],
+    ['{"ancestors":[["sh"]]}', [null, null]],
+  ]
+  for (const [observed, want] of cases) {
+    seen = []
+    const r = await ah.run(router, ['guard', 'agenthooks', 'run', '--provider=claude-code', `--observed=${observed}`], JSON.stringify(PRE))
+    assert.equal(r.exit_code, 0, r.stderr)
+    assert.deepEqual(seen, [want], observed)
+  }
+  // Without an observation: this process's own (live), consistent, and
+  // not part of the event's JSON.
+  const e = decode('claude', PRE)
+  assert.ok([true, false, null].includes(e.interactive))
+  assert.equal(e.interactive === null, e.modeSignal === null)
+  assert.equal(Object.keys(e).includes('modeSignal'), false)
+})
