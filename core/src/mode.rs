@@ -566,7 +566,7 @@ pub fn observe(event: &Event) -> SessionMode {
 /// `--observed` one on the event), else decided from `observed`, else
 /// from this process's live observation (read on first need only).
 pub fn observe_for(event: &Event, observed: Option<&Observation>) -> SessionMode {
-    if event.interactive.is_some() {
+    if event.interactive.is_some() || event.mode_decided {
         return event.mode();
     }
     match observed {
@@ -624,6 +624,12 @@ mod tests {
         );
         // The event's own method reads the carried mode without /proc.
         assert_eq!(carried.session_mode(), m(Some(true), Some("env:X=1")));
+        // An injected observation that decides "unknown" stays unknown: the
+        // live environment (a CI runner's CI=true) is not consulted.
+        let mut undecided = ev(Provider::ClaudeCode);
+        undecided.set_mode(&decide(&undecided, &obs(&[], &[(&["sh"], None, None)])));
+        assert_eq!(undecided.session_mode(), m(None, None));
+        assert_eq!(observe_for(&undecided, None), m(None, None));
         // The live observation is read once and shared.
         assert!(std::ptr::eq(live_observation(), live_observation()));
     }

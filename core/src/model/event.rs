@@ -196,6 +196,11 @@ pub struct Event {
     /// `ci:CI=true`, ...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode_signal: Option<String>,
+    /// Whether the mode was decided for this event (an injected
+    /// `--observed` observation can decide "unknown": then the live
+    /// observation must not be consulted behind its back).
+    #[serde(skip)]
+    pub mode_decided: bool,
     /// The verbatim payload bytes (valid UTF-8 JSON).
     #[serde(skip)]
     pub raw: Vec<u8>,
@@ -228,6 +233,7 @@ impl Event {
             backfilled: false,
             interactive: None,
             mode_signal: None,
+            mode_decided: false,
             raw: b"{}".to_vec(),
         }
     }
@@ -268,6 +274,7 @@ impl Event {
     pub fn set_mode(&mut self, mode: &super::SessionMode) {
         self.interactive = mode.interactive;
         self.mode_signal = mode.signal.clone();
+        self.mode_decided = true;
     }
 
     /// Whether the event comes from inside a subagent.
@@ -318,6 +325,7 @@ impl Event {
             backfilled: self.backfilled,
             interactive: self.interactive,
             mode_signal: self.mode_signal.clone(),
+            mode_decided: self.mode_decided,
             raw: Vec::new(),
         };
         serde_json::to_string(&head).unwrap_or_else(|_| "{}".into())
