@@ -5,6 +5,14 @@ CARGO ?= cargo
 PYTHON ?= $(shell python3 -c 'import sys; print(sys.executable)' 2>/dev/null || echo python3)
 export CARGO_TERM_COLOR ?= never
 
+# The suites must not observe a session mode from the machine that runs
+# them (a CI runner's CI=true, an agent's hook variables when `make test`
+# runs inside one): a test that needs a mode injects it (`--observed`, or
+# the variable on its own subprocess). The list is `mode::env_names()`;
+# core/tests/mode_env_scrub.rs keeps the two equal.
+AH_MODE_ENV := CI GITHUB_ACTIONS GITLAB_CI BUILDKITE CIRCLECI JENKINS_URL TF_BUILD TEAMCITY_VERSION CODEBUILD_BUILD_ID CLAUDE_CODE_SESSION_ATTENDED CLAUDE_CODE_ENTRYPOINT
+unexport $(AH_MODE_ENV)
+
 # Each language/area adds its own targets in mk/<area>.mk and appends the
 # tier-1 ones to TIER1_EXTRA (and real-agent ones to TIER2_EXTRA).
 TIER1_EXTRA :=
