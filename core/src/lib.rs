@@ -17,6 +17,8 @@
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 
+#[cfg(unix)]
+mod alarm;
 pub mod ancestry;
 pub mod backfill;
 pub mod capability;

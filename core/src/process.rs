@@ -6,7 +6,13 @@ use std::sync::Arc;
 
 use crate::model::Response;
 use crate::router::Router;
-use crate::runtime::{Launch, StdoutGuard, launch, read_stdin, run_plan_as};
+use crate::runtime::{Launch, StdoutGuard, decide_event, launch, read_stdin, run_plan_with};
+#[cfg(unix)]
+use crate::{
+    Error,
+    model::Decision,
+    runtime::{Invocation, panic_message},
+};
 
 /// The whole author-side run for a Rust hook program: parses argv, reads
 /// stdin, runs the router, writes the agent's answer and exits.
@@ -37,17 +43,73 @@ pub fn run_process(router: Router, argv: &[String]) -> i32 {
     let stdin = read_stdin(plan.read_limit());
     // How to run this program again, for an async hook's detached child:
     // the executable itself (argv[0] may be a bare name or a symlink).
-    let mut again: Vec<String> = argv.to_vec();
-    if let Some(exe) = std::env::current_exe()
-        .ok()
-        .and_then(|p| p.to_str().map(str::to_string))
-    {
-        if let Some(first) = again.first_mut() {
-            *first = exe;
+    // Only an async run that detaches asks (a readlink of /proc/self/exe).
+    let again = || {
+        let mut again: Vec<String> = argv.to_vec();
+        if let Some(exe) = std::env::current_exe()
+            .ok()
+            .and_then(|p| p.to_str().map(str::to_string))
+        {
+            if let Some(first) = again.first_mut() {
+                *first = exe;
+            }
         }
-    }
-    let resp = run_plan_as(Arc::new(router), &plan, stdin, Some(&again[..]));
+        again
+    };
+    #[cfg(unix)]
+    let resp = {
+        ANSWER_FD.store(guard.answer_fd(), std::sync::atomic::Ordering::SeqCst);
+        run_plan_with(Arc::new(router), &plan, stdin, Some(again), decide_on_alarm)
+    };
+    #[cfg(not(unix))]
+    let resp = run_plan_with(Arc::new(router), &plan, stdin, Some(again), decide_event);
     write_process_answer(&resp, Some(&guard))
+}
+
+/// Where the timeout answer's stdout goes (the guard's saved stdout):
+/// [`decide_on_alarm`] is a plain `fn` ([`crate::runtime::Decide`]).
+#[cfg(unix)]
+static ANSWER_FD: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(1);
+
+/// The handlers of a process-owning run on this thread, bounded by a
+/// `SIGALRM` deadline ([`crate::alarm`]) instead of a worker thread: on
+/// the deadline the timeout answer, rendered now, is written and the
+/// process exits. Where the alarm cannot be had (someone else's SIGALRM
+/// handler or timer), the worker thread as everywhere else.
+#[cfg(unix)]
+fn decide_on_alarm(
+    router: &Arc<Router>,
+    backfill: Option<Arc<crate::model::Event>>,
+    inv: &Invocation,
+) -> Result<Decision, Error> {
+    // No handler, observer or middleware for this event: nothing can hang.
+    if !router.runs_user_code(&inv.event) && backfill.is_none() {
+        return router.decide(&inv.event);
+    }
+    let timeout = inv.timeout_answer();
+    let Some(deadline) = crate::alarm::Deadline::arm(
+        timeout.stderr.into_bytes(),
+        timeout.stdout.into_bytes(),
+        timeout.exit_code,
+        ANSWER_FD.load(std::sync::atomic::Ordering::SeqCst),
+        inv.deadline_ms,
+    ) else {
+        return decide_event(router, backfill, inv);
+    };
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        if let Some(b) = &backfill {
+            let _ = router.decide(b);
+        }
+        router.decide(&inv.event)
+    }));
+    // Ours from here: no timeout answer after this.
+    deadline.finish();
+    match outcome {
+        Ok(r) => r,
+        Err(p) => Err(Error::Panic {
+            message: panic_message(p.as_ref()),
+        }),
+    }
 }
 
 /// Writes stderr, then stdout (through the guard when there is one);

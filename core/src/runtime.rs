@@ -638,6 +638,20 @@ impl Invocation {
         }
     }
 
+    /// The answer [`Invocation::complete`] gives when the handlers miss
+    /// the deadline, rendered ahead (the process-owning run's alarm writes
+    /// it from a signal handler). Has no side effects: a failed run
+    /// records no continuation.
+    pub(crate) fn timeout_answer(&self) -> Response {
+        let mut r = self.encode(Err(Error::HandlerTimeout {
+            ms: self.deadline_ms,
+        }));
+        if self.child {
+            r.stdout.clear();
+        }
+        with_notes_on_stderr(r)
+    }
+
     /// [`Invocation::complete`] without the notes on stderr: the serve
     /// bridge carries the notes in its reply frame.
     /// Whether this run answers "no opinion" at once and leaves the work to
@@ -1036,6 +1050,25 @@ pub fn run_plan_as<S: AsRef<str>>(
     stdin: Result<Vec<u8>, Error>,
     program_argv: Option<&[S]>,
 ) -> Response {
+    let again = program_argv.map(|a| move || a.iter().map(|s| s.as_ref().to_string()).collect());
+    run_plan_with(router, plan, stdin, again, decide_event)
+}
+
+/// How to run the handlers of an invocation (after the backfilled event,
+/// if any) and bound them by its deadline: [`decide_event`] (a worker
+/// thread), or the process-owning run's alarm (`crate::process`).
+pub(crate) type Decide =
+    fn(&Arc<Router>, Option<Arc<Event>>, &Invocation) -> Result<Decision, Error>;
+
+/// [`run_plan_as`] with the program's argv computed only when an async
+/// run detaches, and the handlers run by `decide`.
+pub(crate) fn run_plan_with<F: FnOnce() -> Vec<String>>(
+    router: Arc<Router>,
+    plan: &Plan,
+    stdin: Result<Vec<u8>, Error>,
+    program_argv: Option<F>,
+    decide: Decide,
+) -> Response {
     let inv = match start(plan, router.get_policy(), stdin) {
         Ok(inv) => inv,
         Err(answer) => return answer,
@@ -1049,7 +1082,7 @@ pub fn run_plan_as<S: AsRef<str>>(
     if inv.detaching() {
         match program_argv {
             Some(argv) => {
-                if let Some(answer) = inv.detach(argv) {
+                if let Some(answer) = inv.detach(&argv()) {
                     return answer;
                 }
             }
@@ -1060,13 +1093,13 @@ pub fn run_plan_as<S: AsRef<str>>(
             }
         }
     }
-    let decision = decide_event(&router, backfill, &inv);
+    let decision = decide(&router, backfill, &inv);
     inv.complete(decision)
 }
 
 /// The router on the invocation's event (after the backfilled one, if
 /// any), within the deadline when user code runs.
-fn decide_event(
+pub(crate) fn decide_event(
     router: &Arc<Router>,
     backfill: Option<Arc<Event>>,
     inv: &Invocation,
@@ -1273,14 +1306,29 @@ impl StdoutGuard {
         }
     }
 
+    /// The descriptor the answer goes to (the real stdout).
+    #[cfg(unix)]
+    pub(crate) fn answer_fd(&self) -> i32 {
+        use std::os::fd::AsRawFd;
+        self.saved.as_ref().map_or(1, AsRawFd::as_raw_fd)
+    }
+
     /// Writes the answer to the real stdout.
     pub fn write_answer(&self, bytes: &[u8]) -> std::io::Result<()> {
         let _ = std::io::stdout().flush();
         #[cfg(unix)]
         if let Some(fd) = &self.saved {
-            let mut f = std::fs::File::from(fd.try_clone()?);
-            f.write_all(bytes)?;
-            return f.flush();
+            // Straight to the saved descriptor (no duplicate to close).
+            let mut rest = bytes;
+            while !rest.is_empty() {
+                match rustix::io::write(fd, rest) {
+                    Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
+                    Ok(n) => rest = rest.get(n..).unwrap_or_default(),
+                    Err(rustix::io::Errno::INTR) => {}
+                    Err(e) => return Err(e.into()),
+                }
+            }
+            return Ok(());
         }
         let mut out = std::io::stdout().lock();
         out.write_all(bytes)?;
