@@ -10,7 +10,7 @@ use crate::runtime::{Launch, StdoutGuard, decide_event, launch, read_stdin, run_
 #[cfg(unix)]
 use crate::{
     Error,
-    model::Decision,
+    model::{Decision, Event},
     runtime::{Invocation, panic_message},
 };
 
@@ -58,29 +58,28 @@ pub fn run_process(router: Router, argv: &[String]) -> i32 {
     };
     #[cfg(unix)]
     let resp = {
-        ANSWER_FD.store(guard.answer_fd(), std::sync::atomic::Ordering::SeqCst);
-        run_plan_with(Arc::new(router), &plan, stdin, Some(again), decide_on_alarm)
+        let fd = guard.answer_fd();
+        let decide =
+            |r: &Arc<Router>, b: Option<Arc<Event>>, i: &Invocation| decide_on_alarm(r, b, i, fd);
+        run_plan_with(Arc::new(router), &plan, stdin, Some(again), &decide)
     };
     #[cfg(not(unix))]
-    let resp = run_plan_with(Arc::new(router), &plan, stdin, Some(again), decide_event);
+    let resp = run_plan_with(Arc::new(router), &plan, stdin, Some(again), &decide_event);
     write_process_answer(&resp, Some(&guard))
 }
 
-/// Where the timeout answer's stdout goes (the guard's saved stdout):
-/// [`decide_on_alarm`] is a plain `fn` ([`crate::runtime::Decide`]).
-#[cfg(unix)]
-static ANSWER_FD: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(1);
-
 /// The handlers of a process-owning run on this thread, bounded by a
 /// `SIGALRM` deadline ([`crate::alarm`]) instead of a worker thread: on
-/// the deadline the timeout answer, rendered now, is written and the
-/// process exits. Where the alarm cannot be had (someone else's SIGALRM
-/// handler or timer), the worker thread as everywhere else.
+/// the deadline the timeout answer, rendered now, is written (its stdout
+/// to `answer_fd`, the real stdout) and the process exits. Where the
+/// alarm cannot be had (someone else's SIGALRM handler or timer), the
+/// worker thread as everywhere else.
 #[cfg(unix)]
 fn decide_on_alarm(
     router: &Arc<Router>,
-    backfill: Option<Arc<crate::model::Event>>,
+    backfill: Option<Arc<Event>>,
     inv: &Invocation,
+    answer_fd: i32,
 ) -> Result<Decision, Error> {
     // No handler, observer or middleware for this event: nothing can hang.
     if !router.runs_user_code(&inv.event) && backfill.is_none() {
@@ -91,7 +90,7 @@ fn decide_on_alarm(
         timeout.stderr.into_bytes(),
         timeout.stdout.into_bytes(),
         timeout.exit_code,
-        ANSWER_FD.load(std::sync::atomic::Ordering::SeqCst),
+        answer_fd,
         inv.deadline_ms,
     ) else {
         return decide_event(router, backfill, inv);

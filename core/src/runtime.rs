@@ -1051,14 +1051,14 @@ pub fn run_plan_as<S: AsRef<str>>(
     program_argv: Option<&[S]>,
 ) -> Response {
     let again = program_argv.map(|a| move || a.iter().map(|s| s.as_ref().to_string()).collect());
-    run_plan_with(router, plan, stdin, again, decide_event)
+    run_plan_with(router, plan, stdin, again, &decide_event)
 }
 
 /// How to run the handlers of an invocation (after the backfilled event,
 /// if any) and bound them by its deadline: [`decide_event`] (a worker
 /// thread), or the process-owning run's alarm (`crate::process`).
-pub(crate) type Decide =
-    fn(&Arc<Router>, Option<Arc<Event>>, &Invocation) -> Result<Decision, Error>;
+pub(crate) type Decide<'a> =
+    &'a dyn Fn(&Arc<Router>, Option<Arc<Event>>, &Invocation) -> Result<Decision, Error>;
 
 /// [`run_plan_as`] with the program's argv computed only when an async
 /// run detaches, and the handlers run by `decide`.
@@ -1067,7 +1067,7 @@ pub(crate) fn run_plan_with<F: FnOnce() -> Vec<String>>(
     plan: &Plan,
     stdin: Result<Vec<u8>, Error>,
     program_argv: Option<F>,
-    decide: Decide,
+    decide: Decide<'_>,
 ) -> Response {
     let inv = match start(plan, router.get_policy(), stdin) {
         Ok(inv) => inv,
