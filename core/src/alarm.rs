@@ -2,8 +2,8 @@
 //!
 //! A hook program's handlers must be answered for by the deadline even when
 //! they hang. Running them on a worker thread costs every hook process a
-//! `clone3`, a 2 MB stack and a fresh malloc arena (64 MB reserved, then
-//! trimmed), for a deadline that almost never fires. When the process is
+//! `clone3`, a 2 MB stack and a fresh malloc arena (128 MB reserved, then
+//! trimmed to 64 MB), for a deadline that almost never fires. When the process is
 //! ours ([`crate::process::run_process`], a Rust hook program's `main`), the
 //! handlers run on the calling thread instead and the deadline is a
 //! `SIGALRM` (`setitimer(ITIMER_REAL)`): the timeout answer is rendered
