@@ -287,3 +287,95 @@ impl Drop for Deadline {
         self.disarm();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn timer_running() -> bool {
+        // SAFETY: getitimer fills a local.
+        let mut t: libc::itimerval = unsafe { std::mem::zeroed() };
+        unsafe { libc::getitimer(libc::ITIMER_REAL, &mut t) };
+        t.it_value.tv_sec != 0 || t.it_value.tv_usec != 0
+    }
+
+    fn handler_now() -> libc::sighandler_t {
+        // SAFETY: queries the current action into a local.
+        let mut old: libc::sigaction = unsafe { std::mem::zeroed() };
+        unsafe { libc::sigaction(libc::SIGALRM, std::ptr::null(), &mut old) };
+        old.sa_sigaction
+    }
+
+    fn arm() -> Option<Deadline> {
+        // Long enough never to fire while the test runs (firing would end
+        // the test process).
+        Deadline::arm(b"err".to_vec(), b"out".to_vec(), 2, 1, 600_000)
+    }
+
+    /// The paths where the deadline must not fire: arm and finish leave
+    /// nothing behind; a second deadline, someone else's timer and someone
+    /// else's handler each make `arm` decline and leave theirs alone.
+    /// One test (the state is the process's): sequential by construction.
+    #[test]
+    fn arms_disarms_and_declines_what_is_not_ours() {
+        let before = handler_now();
+        let d = arm().expect("armed");
+        assert!(timer_running());
+        assert_ne!(handler_now(), before);
+        assert!(arm().is_none(), "one deadline at a time");
+        d.finish();
+        assert!(!timer_running(), "finish disarms the timer");
+        assert_eq!(handler_now(), before, "finish restores the action");
+        // Dropping without finish disarms too; the state is reusable.
+        drop(arm().expect("armed again"));
+        assert!(!timer_running());
+
+        // Someone else's timer (long: it never fires here).
+        let theirs = libc::itimerval {
+            it_interval: libc::timeval {
+                tv_sec: 0,
+                tv_usec: 0,
+            },
+            it_value: libc::timeval {
+                tv_sec: 500,
+                tv_usec: 0,
+            },
+        };
+        // SAFETY: arms a timer from a local; SIGALRM stays at its default
+        // and the timer is cancelled below long before it could fire.
+        unsafe { libc::setitimer(libc::ITIMER_REAL, &theirs, std::ptr::null_mut()) };
+        assert!(arm().is_none(), "a running timer is not ours");
+        assert!(timer_running(), "their timer is put back");
+        assert_eq!(handler_now(), before);
+        let zero = libc::itimerval {
+            it_interval: libc::timeval {
+                tv_sec: 0,
+                tv_usec: 0,
+            },
+            it_value: libc::timeval {
+                tv_sec: 0,
+                tv_usec: 0,
+            },
+        };
+        // SAFETY: cancels the timer.
+        unsafe { libc::setitimer(libc::ITIMER_REAL, &zero, std::ptr::null_mut()) };
+
+        // Someone else's handler.
+        extern "C" fn theirs_handler(_: libc::c_int) {}
+        // SAFETY: installs an empty handler, restored below.
+        let mut act: libc::sigaction = unsafe { std::mem::zeroed() };
+        act.sa_sigaction = theirs_handler as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        let mut saved: libc::sigaction = unsafe { std::mem::zeroed() };
+        unsafe { libc::sigaction(libc::SIGALRM, &act, &mut saved) };
+        assert!(arm().is_none(), "a handler is not ours");
+        assert_eq!(
+            handler_now(),
+            theirs_handler as extern "C" fn(libc::c_int) as libc::sighandler_t,
+            "their handler stays"
+        );
+        assert!(!timer_running());
+        // SAFETY: restores the action saved above.
+        unsafe { libc::sigaction(libc::SIGALRM, &saved, std::ptr::null_mut()) };
+        assert!(arm().is_some(), "free again");
+    }
+}
