@@ -20,6 +20,7 @@
 #[cfg(unix)]
 mod alarm;
 pub mod ancestry;
+pub mod audit;
 pub mod backfill;
 pub mod capability;
 pub mod dedupe;

@@ -92,6 +92,9 @@ pub struct RunArgs {
     /// the session mode from, instead of this process's own; for tests,
     /// the shared vectors and hosts that know better.
     pub observed: Option<crate::mode::Observation>,
+    /// `--log` / `--log=payloads`: write this invocation to the audit log
+    /// ([`crate::audit`]; `AGENTHOOKS_LOG`, when set, wins).
+    pub log: Option<crate::audit::LogMode>,
 }
 
 /// How a hook process starts, decided from argv alone (no I/O): see
@@ -264,6 +267,20 @@ fn parse_plan<S: AsRef<str>>(argv: &[S]) -> Option<Plan> {
             }
             crate::detach::CHILD_FLAG => {
                 plan.args.async_child = true;
+                continue;
+            }
+            "--log" => {
+                plan.args.log = Some(match a.split_once('=') {
+                    None => crate::audit::LogMode::On,
+                    Some((_, "payloads")) => crate::audit::LogMode::Payloads,
+                    Some((_, v)) => {
+                        let e = bad(format!(
+                            "--log: `{v}` is not `payloads` (write `--log` or `--log=payloads`)"
+                        ));
+                        problem(&mut plan, e);
+                        crate::audit::LogMode::On
+                    }
+                });
                 continue;
             }
             _ => {}
@@ -477,6 +494,12 @@ pub struct Invocation {
     observed: Option<crate::mode::Observation>,
     /// The session mode, observed on first need.
     mode: std::sync::OnceLock<crate::mode::SessionMode>,
+    /// Whether [`Invocation::complete`] writes an audit log line.
+    log: crate::audit::LogMode,
+    /// `--hook-id`, for the audit log.
+    hook_id: Option<String>,
+    /// When decoding started (the log's latency).
+    started: std::time::Instant,
 }
 
 /// The state root for this run: `args.state_dir` (embedding, tests) or the
@@ -496,6 +519,7 @@ pub fn prepare(
     policy: &Policy,
     payload: Result<Vec<u8>, Error>,
 ) -> Result<Invocation, Response> {
+    let started = std::time::Instant::now();
     let mut policy = policy.clone();
     if let Some(f) = args.fail {
         policy.fail = f;
@@ -604,6 +628,9 @@ pub fn prepare(
         ancestry: args.ancestry.clone(),
         observed: args.observed.clone(),
         mode: std::sync::OnceLock::new(),
+        log: crate::audit::LogMode::current(args.log),
+        hook_id: args.hook_id.clone(),
+        started,
     })
 }
 
@@ -626,10 +653,21 @@ impl Invocation {
     /// process writes it (with the opt-in notes on stderr:
     /// [`with_notes_on_stderr`]). Every language's run completes here.
     pub fn complete(&self, decision: Result<Decision, Error>) -> Response {
+        let outcome = if self.log.is_on() {
+            Some(match &decision {
+                Ok(d) => (d.kind.as_str().to_string(), None),
+                Err(e) => ("error".to_string(), Some(e.code().as_str().to_string())),
+            })
+        } else {
+            None
+        };
         let mut r = self.encode(decision);
         if self.child {
             // The detached child: the agent has its answer already.
             r.stdout.clear();
+        }
+        if let Some((kind, error)) = outcome {
+            self.write_log(&mut r, kind, error);
         }
         if self.serve {
             r
@@ -760,6 +798,29 @@ impl Invocation {
         Some(Arc::new(b))
     }
 
+    /// Appends this invocation's audit line (logging is on). A line that
+    /// cannot be written costs a warning on stderr where no agent reads
+    /// stderr as the answer (exit 0), never the answer itself.
+    fn write_log(&self, r: &mut Response, decision: String, error: Option<String>) {
+        let mut e = crate::audit::Entry::for_event(&self.event, self.hook_id.as_deref());
+        e.decision = decision;
+        e.detached = self.child;
+        let mut e = e.answered(r, error, self.started.elapsed());
+        if self.log == crate::audit::LogMode::Payloads {
+            e = e.with_payload(&self.event.raw_json());
+        }
+        let written =
+            crate::audit::dir(self.state_dir.as_deref()).and_then(|d| crate::audit::append(&d, &e));
+        if let Err(err) = written {
+            if r.exit_code == 0 {
+                r.stderr.push_str(&format!(
+                    "agenthooks: warning: audit log not written: {}: {err}\n",
+                    err.code()
+                ));
+            }
+        }
+    }
+
     pub(crate) fn encode(&self, decision: Result<Decision, Error>) -> Response {
         let ev = &*self.event;
         let answer = |d: Decision| {
@@ -801,6 +862,67 @@ impl Invocation {
 /// warnings, and a note on an event name agenthooks does not know, are put
 /// in front of the answer's stderr.
 pub fn start(
+    plan: &Plan,
+    policy: &Policy,
+    stdin: Result<Vec<u8>, Error>,
+) -> Result<Invocation, Response> {
+    let started = std::time::Instant::now();
+    let log = crate::audit::LogMode::current(plan.args.log);
+    // Only when logging: the event name, for a line about an answer given
+    // before decoding.
+    let peeked = match (&stdin, log.is_on()) {
+        (Ok(b), true) => dialect::json::peek_event_name(b),
+        _ => None,
+    };
+    start_inner(plan, policy, stdin).map_err(|mut r| {
+        if log.is_on() {
+            log_early_answer(plan, peeked, &mut r, started.elapsed());
+        }
+        r
+    })
+}
+
+/// The audit line of an answer given before any handler ran: what argv
+/// and the payload say, without decoding again.
+fn log_early_answer(plan: &Plan, peeked: Option<String>, r: &mut Response, latency: Duration) {
+    let args = &plan.args;
+    let mut e = crate::audit::Entry {
+        v: crate::audit::VERSION,
+        agent: args
+            .provider
+            .as_deref()
+            .and_then(|p| Provider::parse(p).ok())
+            .map(|p| p.id().to_string())
+            .unwrap_or_default(),
+        event: peeked.or_else(|| args.event.clone()).unwrap_or_default(),
+        hook_id: args.hook_id.clone(),
+        decision: "none".into(),
+        detached: args.async_child,
+        ..crate::audit::Entry::default()
+    };
+    if !e.agent.is_empty() && !e.event.is_empty() {
+        if let Ok(p) = Provider::parse(&e.agent) {
+            e.kind = dialect::kind_of(p, &e.event).as_str().to_string();
+        }
+    }
+    let e = e.answered(
+        r,
+        plan.problem.as_ref().map(|p| p.code().as_str().to_string()),
+        latency,
+    );
+    let written =
+        crate::audit::dir(args.state_dir.as_deref()).and_then(|d| crate::audit::append(&d, &e));
+    if let Err(err) = written {
+        if r.exit_code == 0 {
+            r.stderr.push_str(&format!(
+                "agenthooks: warning: audit log not written: {}: {err}\n",
+                err.code()
+            ));
+        }
+    }
+}
+
+fn start_inner(
     plan: &Plan,
     policy: &Policy,
     stdin: Result<Vec<u8>, Error>,

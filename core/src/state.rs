@@ -311,6 +311,97 @@ impl StateDir {
         Ok(f)
     }
 
+    /// Appends `line` to `name` (created mode 0600 when missing) with one
+    /// `write` on an `O_APPEND` descriptor, so lines of concurrent
+    /// processes never interleave (one `write` to a regular file is applied
+    /// whole on local filesystems); a short write is an error. Before
+    /// writing, a file that would grow past `max_bytes` is rotated:
+    /// `name` becomes `name.1`, `name.1` becomes `name.2`, ... and
+    /// `name.<keep>` is dropped, under an exclusive lock on `.<name>.lock`
+    /// (a process that finds the lock busy appends to whatever `name` is:
+    /// another one is rotating). A symlink, FIFO, directory or a file of
+    /// another user at `name` is refused, never written through.
+    pub fn append_rotating(
+        &self,
+        name: &str,
+        line: &[u8],
+        max_bytes: u64,
+        keep: u32,
+    ) -> Result<(), Error> {
+        valid_name(&self.path, name)?;
+        let path = self.path.join(name);
+        let len = u64::try_from(line.len()).unwrap_or(u64::MAX);
+        let open = || -> Result<(File, u64), Error> {
+            let f = imp::open_append(self, name).map_err(|e| io_err(&path, "opening", e))?;
+            let meta = f.metadata().map_err(|e| io_err(&path, "inspecting", e))?;
+            check_file(&path, &meta)?;
+            #[cfg(unix)]
+            {
+                // A hard link at the name would make us write into another
+                // file of this user's: appended files have one name.
+                use std::os::unix::fs::MetadataExt;
+                if meta.nlink() > 1 {
+                    return Err(refuse(&path, "state file has other names (hard links)"));
+                }
+            }
+            Ok((f, meta.len()))
+        };
+        let (mut f, size) = open()?;
+        if size > 0 && size.saturating_add(len) > max_bytes {
+            drop(f);
+            self.rotate(name, max_bytes, len, keep)?;
+            f = open()?.0;
+        }
+        let n = f
+            .write(line)
+            .map_err(|e| io_err(&path, "appending to", e))?;
+        if n != line.len() {
+            return Err(io_err(
+                &path,
+                "appending to",
+                std::io::Error::new(std::io::ErrorKind::WriteZero, "short write"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Shifts `name` to `name.1` (and older generations up to `keep`),
+    /// when it still needs it under the rotation lock.
+    fn rotate(&self, name: &str, max_bytes: u64, len: u64, keep: u32) -> Result<(), Error> {
+        let lock_name = format!(".{name}.lock");
+        let lock = self.open_lock(&lock_name)?;
+        #[cfg(unix)]
+        {
+            use rustix::fs::{FlockOperation, flock};
+            if flock(&lock, FlockOperation::NonBlockingLockExclusive).is_err() {
+                // Someone else is rotating right now.
+                return Ok(());
+            }
+        }
+        // Another process may have rotated between our check and the lock.
+        let still = match imp::open_read(self, name) {
+            Ok(Some(f)) => f
+                .metadata()
+                .is_ok_and(|m| m.len() > 0 && m.len().saturating_add(len) > max_bytes),
+            _ => false,
+        };
+        if still {
+            let keep = keep.max(1);
+            let _ = imp::unlink(self, &format!("{name}.{keep}"));
+            for i in (1..keep).rev() {
+                match imp::rename(self, &format!("{name}.{i}"), &format!("{name}.{}", i + 1)) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(e) => return Err(io_err(&self.path.join(name), "rotating", e)),
+                }
+            }
+            imp::rename(self, name, &format!("{name}.1"))
+                .map_err(|e| io_err(&self.path.join(name), "rotating", e))?;
+        }
+        drop(lock);
+        Ok(())
+    }
+
     /// The names of the entries (not `.`/`..`), with their modification
     /// times; unreadable entries are skipped.
     pub fn entries(&self) -> Vec<(String, SystemTime)> {
@@ -464,6 +555,23 @@ mod imp {
         Ok(File::from(fd))
     }
 
+    pub(super) fn open_append(dir: &StateDir, name: &str) -> std::io::Result<File> {
+        let flags = OFlags::WRONLY
+            | OFlags::APPEND
+            | OFlags::CREATE
+            | OFlags::NOFOLLOW
+            | OFlags::NONBLOCK
+            | OFlags::CLOEXEC;
+        match rustix::fs::openat(&dir.fd, name, flags, Mode::from_raw_mode(0o600)) {
+            Ok(fd) => Ok(File::from(fd)),
+            Err(rustix::io::Errno::LOOP) => Err(std::io::Error::new(
+                std::io::ErrorKind::PermissionDenied,
+                "is a symlink",
+            )),
+            Err(e) => Err(e.into()),
+        }
+    }
+
     pub(super) fn open_lock(dir: &StateDir, name: &str) -> std::io::Result<File> {
         let flags =
             OFlags::RDWR | OFlags::CREATE | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
@@ -514,6 +622,13 @@ mod imp {
         std::fs::OpenOptions::new()
             .write(true)
             .create_new(true)
+            .open(dir.path.join(name))
+    }
+
+    pub(super) fn open_append(dir: &StateDir, name: &str) -> std::io::Result<File> {
+        std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
             .open(dir.path.join(name))
     }
 

@@ -66,7 +66,8 @@ fn hook(role: &str, identity: &str, argv: &[&str], env: &[(&str, &str)], stdin: 
         .env("AH_SEC_ARGV", argv.join("\u{1f}"))
         .env_remove("AGENTHOOKS_STATE_DIR")
         .env_remove("XDG_STATE_HOME")
-        .env_remove("AGENTHOOKS_NOTES");
+        .env_remove("AGENTHOOKS_NOTES")
+        .env_remove("AGENTHOOKS_LOG");
     for (k, v) in env {
         if v.is_empty() && *k == "HOME" {
             c.env_remove("HOME");
@@ -483,4 +484,73 @@ fn lock_child() {
     let r =
         agenthooks::install::fsio::lock_all(&[Path::new(&p).to_path_buf()], Duration::from_secs(2));
     std::process::exit(if r.is_ok() { 0 } else { 3 });
+}
+
+/// Issue 15 §4: the opt-in audit log is a file in the state root too. A
+/// symlink, hard link or FIFO planted at its name, or a symlinked `log`
+/// directory, never redirects a line into another file, and the guard's
+/// answer is unchanged.
+#[test]
+fn planted_links_at_the_audit_log_are_refused() {
+    let d = scratch("auditlog");
+    let state = d.join("state");
+    let env = [
+        ("AGENTHOOKS_STATE_DIR", state.to_str().unwrap()),
+        ("AGENTHOOKS_LOG", "1"),
+    ];
+    let deny = |o: &Out| {
+        assert!(
+            o.stdout.contains("deny"),
+            "the guard still answers: {}",
+            o.stdout
+        );
+    };
+    // A first run creates log/invocations.jsonl.
+    let o = hook("guard", "", RUN_CURSOR, &env, CURSOR_SPECIFIC.as_bytes());
+    deny(&o);
+    let log = state.join("log").join("invocations.jsonl");
+    assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), 1);
+    let victim = d.join("victim");
+    let reset = || std::fs::write(&victim, "precious").unwrap();
+    let fresh = |n: &str| CURSOR_SPECIFIC.replace("g1", n);
+
+    // Symlink at the log file.
+    reset();
+    std::fs::remove_file(&log).unwrap();
+    symlink(&victim, &log).unwrap();
+    deny(&hook("guard", "", RUN_CURSOR, &env, fresh("g2").as_bytes()));
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+
+    // Hard link at the log file.
+    reset();
+    std::fs::remove_file(&log).unwrap();
+    std::fs::hard_link(&victim, &log).unwrap();
+    deny(&hook("guard", "", RUN_CURSOR, &env, fresh("g3").as_bytes()));
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+
+    // FIFO at the log file: nothing blocks.
+    std::fs::remove_file(&log).unwrap();
+    rustix::fs::mkfifoat(
+        rustix::fs::CWD,
+        &log,
+        rustix::fs::Mode::from_raw_mode(0o600),
+    )
+    .unwrap();
+    deny(&hook("guard", "", RUN_CURSOR, &env, fresh("g4").as_bytes()));
+    std::fs::remove_file(&log).unwrap();
+
+    // Symlinked log directory.
+    reset();
+    let elsewhere = d.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::fs::remove_dir_all(state.join("log")).unwrap();
+    symlink(&elsewhere, state.join("log")).unwrap();
+    deny(&hook("guard", "", RUN_CURSOR, &env, fresh("g5").as_bytes()));
+    assert_eq!(
+        std::fs::read_dir(&elsewhere).unwrap().count(),
+        0,
+        "nothing was written through the symlinked directory"
+    );
+
+    std::fs::remove_dir_all(&d).unwrap();
 }
