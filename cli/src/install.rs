@@ -37,6 +37,11 @@ pub struct InstallArgs {
     /// hooks on other events are skipped rather than written.
     #[arg(long, value_delimiter = ',')]
     cursor_events: Option<Vec<String>>,
+    /// Write `--log` into each hook command: every invocation goes to the
+    /// audit log (`agenthooks log`, doctor's "never fired"); `--log=payloads`
+    /// logs payloads too, secrets redacted. Overrides the manifest's `log`.
+    #[arg(long, num_args = 0..=1, default_missing_value = "on", require_equals = true)]
+    log: Option<String>,
 }
 
 /// Arguments of `doctor`.
@@ -132,13 +137,20 @@ pub fn install_cmd(a: &InstallArgs, action: Action) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let manifest = match Manifest::load(&a.manifest) {
+    let mut manifest = match Manifest::load(&a.manifest) {
         Ok(m) => m,
         Err(e) => {
             eprintln!("agenthooks: {e}");
             return ExitCode::from(1);
         }
     };
+    if let Some(l) = &a.log {
+        manifest.log = Some(install::LogSetting::Mode(l.clone()));
+        if let Err(e) = manifest.validate() {
+            eprintln!("agenthooks: --log: {e}");
+            return ExitCode::from(2);
+        }
+    }
     if action == Action::Install {
         for w in manifest.warnings(std::env::var_os("PATH").as_deref()) {
             eprintln!("agenthooks: warning: {w}");
@@ -206,6 +218,9 @@ pub fn doctor_cmd(a: &DoctorArgs) -> ExitCode {
             e.command
         );
     });
+    let mut reports = reports;
+    let lines = read_log();
+    install::liveness::assess(&mut reports, &lines, &t.env, std::time::SystemTime::now());
     if a.json {
         println!(
             "{}",
@@ -220,6 +235,151 @@ pub fn doctor_cmd(a: &DoctorArgs) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// The audit log's lines (none when it cannot be read: a warning).
+pub fn read_log() -> Vec<agenthooks::audit::Entry> {
+    let dir = match agenthooks::audit::dir(None) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("agenthooks: warning: audit log: {e}");
+            return Vec::new();
+        }
+    };
+    agenthooks::audit::read_all(&dir).unwrap_or_else(|e| {
+        eprintln!("agenthooks: warning: audit log: {e}");
+        Vec::new()
+    })
+}
+
+/// Arguments of `log`.
+#[derive(Args, Clone, Debug)]
+pub struct LogArgs {
+    /// Print JSON (`{"invocations": [...], "hooks": [...]}`).
+    #[arg(long)]
+    json: bool,
+    /// How many of the last invocations to show.
+    #[arg(long, default_value_t = 20)]
+    last: usize,
+    /// Only this agent (id or alias).
+    #[arg(long, alias = "provider")]
+    agent: Option<String>,
+    /// Project directory whose hook files count as installed (default:
+    /// the current directory).
+    #[arg(long)]
+    project: Option<PathBuf>,
+    /// Home directory (default: $HOME).
+    #[arg(long)]
+    home: Option<PathBuf>,
+}
+
+/// Runs `log`: the last invocations, and per installed hook when it last
+/// fired.
+pub fn log_cmd(a: &LogArgs) -> ExitCode {
+    let agent = match a.agent.as_deref().map(Provider::parse).transpose() {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("agenthooks: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut t = Target::from_env(Provider::ClaudeCode, Scope::User);
+    if let Some(p) = &a.project {
+        t.project = p.clone();
+    }
+    if let Some(h) = &a.home {
+        t.home = h.clone();
+    }
+    let lines = read_log();
+    let opts = doctor::Options {
+        run: false,
+        probe_project: false,
+    };
+    let mut reports = doctor::report_with(&t.home, &t.project, &t.env, opts, &mut |_| {});
+    install::liveness::assess(&mut reports, &lines, &t.env, std::time::SystemTime::now());
+    // A hook wired in a file several agents read counts for each.
+    let hooks: Vec<&install::liveness::Liveness> = reports
+        .iter()
+        .filter(|r| agent.is_none_or(|p| r.agent == p.id()))
+        .flat_map(|r| r.liveness.iter())
+        .collect();
+    // Lines carry the dialect (`--provider`) that decoded them.
+    let shown: Vec<&agenthooks::audit::Entry> = lines
+        .iter()
+        .filter(|l| agent.is_none_or(|p| l.agent == p.id()))
+        .collect();
+    let shown = &shown[shown.len().saturating_sub(a.last)..];
+    if a.json {
+        let v = serde_json::json!({ "invocations": shown, "hooks": hooks });
+        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        return ExitCode::SUCCESS;
+    }
+    let now = std::time::SystemTime::now();
+    let logging_env = agenthooks::audit::LogMode::current(None).is_on();
+    if lines.is_empty() {
+        println!("no invocations logged");
+        if !logging_env && !hooks.iter().any(|h| h.status != "logging_off") {
+            println!("{}", install::liveness::HOW_TO_ENABLE);
+        }
+    } else {
+        println!("last {} invocation(s):", shown.len());
+        for l in shown {
+            println!(
+                "  {}  {:<12} {:<22} {:<18} {:<12} exit {}{}{} {} us",
+                l.ts,
+                l.agent,
+                l.event,
+                l.hook_id.as_deref().unwrap_or("-"),
+                l.decision,
+                l.exit,
+                l.error
+                    .as_deref()
+                    .map(|e| format!(" error {e}"))
+                    .unwrap_or_default(),
+                if l.notes.is_empty() {
+                    String::new()
+                } else {
+                    format!(" notes {}", l.notes.join(","))
+                },
+                l.latency_us
+            );
+        }
+    }
+    if !hooks.is_empty() {
+        println!("installed hooks:");
+        for h in &hooks {
+            let state = match h.status {
+                "never_fired" => "NEVER FIRED".to_string(),
+                "stopped_firing" => format!(
+                    "STOPPED FIRING, last fired {}",
+                    h.last_fired
+                        .as_deref()
+                        .map(|t| install::liveness::ago(t, now))
+                        .unwrap_or_default()
+                ),
+                "fired" => format!(
+                    "last fired {} ({}x)",
+                    h.last_fired
+                        .as_deref()
+                        .map(|t| install::liveness::ago(t, now))
+                        .unwrap_or_default(),
+                    h.fired
+                ),
+                _ => "logging off".to_string(),
+            };
+            println!(
+                "  {:<12} {:<22} {:<18} {state} [{}]",
+                h.agent,
+                h.event,
+                h.hook_id,
+                h.file.display()
+            );
+            if let Some(c) = &h.cause {
+                println!("               likely cause: {c}");
+            }
+        }
+    }
+    ExitCode::SUCCESS
 }
 
 /// Runs `restore`.

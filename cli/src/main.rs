@@ -99,6 +99,9 @@ enum Cmd {
     Uninstall(install::InstallArgs),
     /// What is installed where, wired twice, and does it answer.
     Doctor(install::DoctorArgs),
+    /// The last hook invocations (opt-in audit log: AGENTHOOKS_LOG=1 or
+    /// `install --log`) and, per installed hook, when it last fired.
+    Log(install::LogArgs),
     /// List the backups install kept, or put one back.
     Restore(install::RestoreArgs),
     /// Print a sample payload of an agent (to try a hook with).
@@ -144,6 +147,7 @@ fn main() -> ExitCode {
         Cmd::Install(a) => install::install_cmd(&a, agenthooks::install::Action::Install),
         Cmd::Uninstall(a) => install::install_cmd(&a, agenthooks::install::Action::Uninstall),
         Cmd::Doctor(a) => install::doctor_cmd(&a),
+        Cmd::Log(a) => install::log_cmd(&a),
         Cmd::Restore(a) => install::restore_cmd(&a),
         Cmd::Sample(a) => sample::sample_cmd(&a),
         Cmd::Simulate(a) => simulate::simulate_cmd(&a),

@@ -206,6 +206,47 @@ pub fn render(
     ])
 }
 
+/// Commands of `hooks_json` that Codex will skip for want of trust, with
+/// why: no `[hooks.state."<key>"]` entry, a `trusted_hash` that no longer
+/// matches the handler (edited since it was trusted), or `enabled = false`
+/// (`doctor`'s liveness causes). `config` is `config.toml`'s text.
+pub fn untrusted(hooks_json: &Path, text: &str, config: Option<&str>) -> Vec<(String, String)> {
+    let spec = spec("--hook-id=");
+    let Ok(found) = handlers(hooks_json, Some(text), &spec) else {
+        return Vec::new();
+    };
+    let doc: Option<DocumentMut> = config.and_then(|c| c.parse().ok());
+    let state = doc
+        .as_ref()
+        .and_then(|d| d.get("hooks"))
+        .and_then(|h| h.get("state"))
+        .and_then(Item::as_table_like);
+    let source = fsio::absolute(hooks_json);
+    let mut out = Vec::new();
+    for f in &found {
+        let Some(cmd) = f.handler_value.get("command").and_then(Value::as_str) else {
+            continue;
+        };
+        let key = trust_key(&source, f);
+        let want = trust_hash(&f.event, &f.entry, &f.handler_value);
+        let entry = state.and_then(|s| s.get(&key));
+        let why = match entry {
+            None => Some(format!("Codex has no trust entry for it ([hooks.state.\"{key}\"] in config.toml): it skips untrusted hooks")),
+            Some(e) if e.get("enabled").and_then(Item::as_bool) == Some(false) => {
+                Some("disabled in Codex's config.toml (enabled = false)".to_string())
+            }
+            Some(e) if e.get("trusted_hash").and_then(Item::as_str) != Some(want.as_str()) => {
+                Some("Codex's trusted_hash in config.toml does not match the hook as written (edited since it was trusted): it skips it".to_string())
+            }
+            Some(_) => None,
+        };
+        if let Some(w) = why {
+            out.push((cmd.to_string(), w));
+        }
+    }
+    out
+}
+
 enum Setting {
     /// Trust our handler with this hash.
     Trust(String),

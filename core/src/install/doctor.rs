@@ -116,6 +116,9 @@ pub struct AgentReport {
     pub warnings: Vec<String>,
     /// One run of each of our hooks.
     pub probes: Vec<Probe>,
+    /// Whether each of our hooks fired, per the audit log (filled by
+    /// [`super::liveness::assess`]).
+    pub liveness: Vec<super::liveness::Liveness>,
 }
 
 /// Files an agent reads hooks from, for the user and the project (what
@@ -520,6 +523,9 @@ fn probe_cmd(
     req.timeout = timeout;
     req.cap = PROBE_OUTPUT_BYTES as usize;
     req.exit_grace = Some(runner::ExitGrace::ANSWER);
+    // A probe is not the agent firing the hook: keep it out of the log.
+    req.env
+        .push((crate::audit::LOG_ENV.to_string(), "0".to_string()));
     let run = runner::run(&req);
     match (run.spawn_error, run.timed_out) {
         (Some(e), _) => (None, run.duration_ms, String::new(), e),
@@ -588,6 +594,7 @@ pub fn report_with(
             others: vec![],
             warnings: vec![],
             probes: vec![],
+            liveness: vec![],
         };
         for (f, scope) in &files {
             match entries(f) {
@@ -768,6 +775,7 @@ pub fn text(reports: &[AgentReport]) -> String {
         for w in &r.warnings {
             s.push_str(&format!("  WARNING {w}\n"));
         }
+        s.push_str(&super::liveness::text(r, std::time::SystemTime::now()));
         for p in &r.probes {
             s.push_str(&format!(
                 "  {} {} {} [{}]: exit {} in {} ms{}{}\n",

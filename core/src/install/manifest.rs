@@ -32,9 +32,38 @@ pub struct Manifest {
     /// Default fail posture: `open` (default) or `closed`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fail: Option<FailMode>,
+    /// Write every invocation to the audit log (`docs/liveness.md`):
+    /// `true` adds `--log` to each hook command, `"payloads"` adds
+    /// `--log=payloads` (payloads too, secrets redacted). Command-hook
+    /// agents only; the plugin agents (OpenCode, OpenClaw) follow
+    /// `AGENTHOOKS_LOG`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log: Option<LogSetting>,
     /// The hooks.
     #[serde(default)]
     pub hooks: Vec<HookSpec>,
+}
+
+/// The manifest's `log` value.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum LogSetting {
+    /// `log = true` / `false`.
+    Flag(bool),
+    /// `log = "payloads"` (any other word is refused when loading).
+    Mode(String),
+}
+
+impl LogSetting {
+    /// The option written into each command, if any.
+    pub fn option(&self) -> Option<&'static str> {
+        match self {
+            LogSetting::Flag(true) => Some("--log"),
+            LogSetting::Mode(m) if m == "payloads" => Some("--log=payloads"),
+            LogSetting::Mode(m) if m == "on" => Some("--log"),
+            _ => None,
+        }
+    }
 }
 
 /// Fail posture.
@@ -224,6 +253,13 @@ impl Manifest {
 
     /// Checks ids, kinds, matchers; returns the first problem.
     pub fn validate(&self) -> Result<(), InstallError> {
+        if let Some(LogSetting::Mode(m)) = &self.log {
+            if m != "payloads" && m != "on" {
+                return Err(InstallError::Manifest {
+                    message: format!("log: `{m}` is not true, false or \"payloads\""),
+                });
+            }
+        }
         self.resolved().map(|_| ())
     }
 

@@ -42,6 +42,7 @@ pub mod hooks_json;
 pub mod json;
 pub mod jsonc;
 pub mod kimi;
+pub mod liveness;
 pub mod manifest;
 pub mod openclaw;
 pub mod opencode;
@@ -49,7 +50,7 @@ pub mod overlap;
 pub mod records;
 pub mod unified;
 
-pub use manifest::{FailMode, Hook, HookSpec, Manifest};
+pub use manifest::{FailMode, Hook, HookSpec, LogSetting, Manifest};
 pub use unified::Unified;
 
 /// Install and uninstall failures.
@@ -665,6 +666,9 @@ pub fn command_line(m: &Manifest, h: &Hook, p: Provider, event: &str, hook_id: &
         argv.push("--fail=closed".into());
     }
     argv.push(format!("--hook-id={hook_id}"));
+    if let Some(o) = m.log.as_ref().and_then(|l| l.option()) {
+        argv.push(o.into());
+    }
     if !h.matcher.is_all() {
         argv.push(format!("--match={}", h.matcher.to_text()));
     }
