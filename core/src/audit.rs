@@ -48,6 +48,16 @@ pub const KEEP: u32 = 3;
 pub const MAX_LINE: usize = 16 * 1024;
 /// Format version of a line (`v`).
 pub const VERSION: u32 = 1;
+/// The longest event name, hook id or version kept (characters).
+pub const MAX_FIELD: usize = 128;
+
+/// `s`, clipped to [`MAX_FIELD`] characters.
+pub fn clip(s: &str) -> String {
+    match s.char_indices().nth(MAX_FIELD) {
+        Some((i, _)) => s[..i].to_string(),
+        None => s.to_string(),
+    }
+}
 
 /// Whether (and how much) this invocation is logged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -94,9 +104,10 @@ impl LogMode {
     }
 }
 
-/// One line of the log (format version [`VERSION`]; the key set is a
-/// contract pinned by `fixtures/runtime/README.md`'s log section and
-/// `core/tests/audit_log.rs`).
+/// One line of the log (format version [`VERSION`]; the keys are a
+/// contract, documented in `docs/liveness.md` and pinned by
+/// `core/tests/audit_log.rs`). Strings taken from the payload or argv are
+/// clipped to [`MAX_FIELD`] characters, so a line stays short.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Entry {
     /// Format version.
@@ -155,9 +166,9 @@ impl Entry {
             v: VERSION,
             agent: ev.provider.id().to_string(),
             agent_version: agent_version(ev),
-            event: ev.native_name.clone(),
+            event: clip(&ev.native_name),
             kind: ev.kind.as_str().to_string(),
-            hook_id: hook_id.map(str::to_string),
+            hook_id: hook_id.map(clip),
             ..Entry::default()
         }
     }
@@ -212,8 +223,8 @@ fn agent_version(ev: &Event) -> Option<String> {
     ]
     .iter()
     .find_map(|k| v.get(*k).and_then(Value::as_str))
-    .filter(|s| !s.is_empty() && s.len() <= 64)
-    .map(str::to_string)
+    .filter(|s| !s.is_empty())
+    .map(clip)
 }
 
 /// Opens the log directory under `state_dir` (else the user's state root).
@@ -390,6 +401,13 @@ mod tests {
             LogMode::Payloads
         );
         assert_eq!(LogMode::parse("OFF"), LogMode::Off);
+    }
+
+    #[test]
+    fn long_fields_are_clipped() {
+        let long = "é".repeat(1000);
+        assert_eq!(clip(&long).chars().count(), MAX_FIELD);
+        assert_eq!(clip("PreToolUse"), "PreToolUse");
     }
 
     #[test]

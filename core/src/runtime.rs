@@ -894,8 +894,8 @@ fn log_early_answer(plan: &Plan, peeked: Option<String>, r: &mut Response, laten
             .and_then(|p| Provider::parse(p).ok())
             .map(|p| p.id().to_string())
             .unwrap_or_default(),
-        event: peeked.or_else(|| args.event.clone()).unwrap_or_default(),
-        hook_id: args.hook_id.clone(),
+        event: crate::audit::clip(&peeked.or_else(|| args.event.clone()).unwrap_or_default()),
+        hook_id: args.hook_id.as_deref().map(crate::audit::clip),
         decision: "none".into(),
         detached: args.async_child,
         ..crate::audit::Entry::default()
