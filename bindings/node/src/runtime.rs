@@ -100,6 +100,8 @@ impl RunArgs {
             // Not an option of the JS-side args: argv's `--observed` only
             // (`NativePlan::prepare` keeps the plan's).
             observed: None,
+            // Likewise argv's `--log` (kept from the plan in `prepare`).
+            log: None,
         })
     }
 }
@@ -168,6 +170,7 @@ impl NativePlan {
         let mut core = args.to_core()?;
         // `--observed` lives in argv only: keep the plan's.
         core.observed = self.plan.args.observed.clone();
+        core.log = self.plan.args.log;
         let plan = Plan {
             args: core,
             ..self.plan.clone()

@@ -95,6 +95,7 @@ impl NativeBridge {
             Some(a) => {
                 let mut core = a.to_core()?;
                 core.observed = plan.core_args().observed.clone();
+                core.log = plan.core_args().log;
                 core
             }
             None => plan.core_args().clone(),
