@@ -220,7 +220,7 @@ pub fn doctor_cmd(a: &DoctorArgs) -> ExitCode {
     });
     let mut reports = reports;
     let lines = read_log();
-    install::liveness::assess(&mut reports, &lines, &t.env, std::time::SystemTime::now());
+    doctor::assess_liveness(&mut reports, &lines, &t.env, std::time::SystemTime::now());
     if a.json {
         println!(
             "{}",
@@ -296,7 +296,7 @@ pub fn log_cmd(a: &LogArgs) -> ExitCode {
         probe_project: false,
     };
     let mut reports = doctor::report_with(&t.home, &t.project, &t.env, opts, &mut |_| {});
-    install::liveness::assess(&mut reports, &lines, &t.env, std::time::SystemTime::now());
+    doctor::assess_liveness(&mut reports, &lines, &t.env, std::time::SystemTime::now());
     // A hook wired in a file several agents read counts for each.
     let hooks: Vec<&install::liveness::Liveness> = reports
         .iter()

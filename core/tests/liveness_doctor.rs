@@ -51,7 +51,7 @@ fn assess(d: &Path, lines: &[Entry], env: &BTreeMap<String, String>) -> Vec<Live
     };
     let mut reports =
         doctor::report_with(&d.join("home"), &d.join("project"), env, opts, &mut |_| {});
-    liveness::assess(&mut reports, lines, env, SystemTime::now());
+    doctor::assess_liveness(&mut reports, lines, env, SystemTime::now());
     reports.into_iter().flat_map(|r| r.liveness).collect()
 }
 
@@ -93,7 +93,7 @@ fn logging_off_says_how_to_turn_it_on() {
         doctor::Options::default(),
         &mut |_| {},
     );
-    liveness::assess(&mut reports, &[], &env(&d), SystemTime::now());
+    doctor::assess_liveness(&mut reports, &[], &env(&d), SystemTime::now());
     let t = doctor::text(&reports);
     assert!(t.contains("AGENTHOOKS_LOG=1"), "{t}");
     std::fs::remove_dir_all(&d).unwrap();

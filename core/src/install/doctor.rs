@@ -742,6 +742,42 @@ fn claude_event_for(native: &str) -> String {
     }
 }
 
+/// Fills each report's `liveness` from the audit log's lines: per hook of
+/// ours, fired / never fired / stopped firing and the likely cause
+/// ([`super::liveness`]).
+pub fn assess_liveness(
+    reports: &mut [AgentReport],
+    lines: &[crate::audit::Entry],
+    env: &BTreeMap<String, String>,
+    now: std::time::SystemTime,
+) {
+    for r in reports.iter_mut() {
+        let Ok(agent) = Provider::parse(&r.agent) else {
+            continue;
+        };
+        let mut out = Vec::new();
+        for e in &r.ours {
+            let id = e.hook_id.as_deref().unwrap_or("");
+            let probe_failed = r
+                .probes
+                .iter()
+                .find(|p| p.hook_id == id && p.file == e.file && !p.ok)
+                .map(|p| p.detail.as_str());
+            let hook = super::liveness::Hook {
+                agent,
+                hook_id: id,
+                provider: e.provider.as_deref(),
+                event: &e.event,
+                file: &e.file,
+                command: &e.command,
+                probe_failed,
+            };
+            out.push(super::liveness::assess(&hook, lines, env, now));
+        }
+        r.liveness = out;
+    }
+}
+
 /// Human-readable text of a report.
 pub fn text(reports: &[AgentReport]) -> String {
     let mut s = String::new();
@@ -775,7 +811,10 @@ pub fn text(reports: &[AgentReport]) -> String {
         for w in &r.warnings {
             s.push_str(&format!("  WARNING {w}\n"));
         }
-        s.push_str(&super::liveness::text(r, std::time::SystemTime::now()));
+        s.push_str(&super::liveness::text(
+            &r.liveness,
+            std::time::SystemTime::now(),
+        ));
         for p in &r.probes {
             s.push_str(&format!(
                 "  {} {} {} [{}]: exit {} in {} ms{}{}\n",

@@ -25,7 +25,6 @@ use std::time::{Duration, SystemTime};
 
 use serde::Serialize;
 
-use super::doctor::{AgentReport, Entry as HookEntry};
 use crate::audit::{self, Entry as LogEntry, LogMode};
 use crate::model::Provider;
 
@@ -72,16 +71,32 @@ pub fn command_logs(command: &str) -> bool {
         .any(|w| w == "--log" || w.starts_with("--log="))
 }
 
-/// Whether a log line is an invocation of this hook entry of `agent`.
-fn matches(l: &LogEntry, agent: Provider, e: &HookEntry) -> bool {
-    let Some(id) = e.hook_id.as_deref() else {
-        return false;
-    };
-    if l.hook_id.as_deref() != Some(id) {
+/// One installed hook of ours, as doctor found it.
+#[derive(Debug, Clone, Copy)]
+pub struct Hook<'a> {
+    /// The agent whose file wires it.
+    pub agent: Provider,
+    /// `--hook-id`.
+    pub hook_id: &'a str,
+    /// The command's `--provider` (the dialect its log lines carry).
+    pub provider: Option<&'a str>,
+    /// Native event key in the file.
+    pub event: &'a str,
+    /// The hook file.
+    pub file: &'a Path,
+    /// The command.
+    pub command: &'a str,
+    /// Why doctor's probe run of it failed, if it did.
+    pub probe_failed: Option<&'a str>,
+}
+
+/// Whether a log line is an invocation of this hook.
+fn matches(l: &LogEntry, e: &Hook) -> bool {
+    if l.hook_id.as_deref() != Some(e.hook_id) {
         return false;
     }
     // The command's `--provider` is the dialect the line carries.
-    let dialect = e.provider.as_deref().unwrap_or(agent.id());
+    let dialect = e.provider.unwrap_or(e.agent.id());
     let dialect = Provider::parse(dialect).map(|p| p.id()).unwrap_or(dialect);
     if l.agent != dialect {
         return false;
@@ -92,18 +107,14 @@ fn matches(l: &LogEntry, agent: Provider, e: &HookEntry) -> bool {
 }
 
 /// The likely cause of a hook not firing, where one is known.
-pub fn cause(
-    agent: Provider,
-    e: &HookEntry,
-    env: &BTreeMap<String, String>,
-    probe_failed: Option<&str>,
-) -> Option<String> {
-    if let Some(why) = cannot_start(&e.command, env) {
+pub fn cause(e: &Hook, env: &BTreeMap<String, String>) -> Option<String> {
+    let agent = e.agent;
+    if let Some(why) = cannot_start(e.command, env) {
         return Some(why);
     }
     let name = e.file.to_string_lossy();
     if agent == Provider::Cursor && name.ends_with("hooks.json") {
-        let unknown = cursor_unknown_events(&e.file);
+        let unknown = cursor_unknown_events(e.file);
         if !unknown.is_empty() {
             return Some(format!(
                 "Cursor discards the whole hooks file {} when one event name is unknown to it: {}",
@@ -117,20 +128,21 @@ pub fn cause(
         }
     }
     if agent == Provider::Codex && name.ends_with("hooks.json") {
-        let config = codex_config(&e.file, env);
-        let text = super::fsio::read_opt(&e.file)
+        let config = codex_config(e.file, env);
+        let text = super::fsio::read_opt(e.file)
             .ok()
             .flatten()
             .unwrap_or_default();
         let cfg = config.and_then(|c| super::fsio::read_opt(&c).ok().flatten());
-        if let Some((_, why)) = super::codex::untrusted(&e.file, &text, cfg.as_deref())
+        if let Some((_, why)) = super::codex::untrusted(e.file, &text, cfg.as_deref())
             .into_iter()
             .find(|(c, _)| *c == e.command)
         {
             return Some(why);
         }
     }
-    probe_failed.map(|d| format!("the hook does not answer when doctor runs it: {d}"))
+    e.probe_failed
+        .map(|d| format!("the hook does not answer when doctor runs it: {d}"))
 }
 
 /// `config.toml` next to a Codex hooks file's `CODEX_HOME`.
@@ -227,91 +239,67 @@ pub fn cannot_start(command: &str, env: &BTreeMap<String, String>) -> Option<Str
     (!found).then(|| format!("the hook's program `{prog}` is not on PATH ({path})"))
 }
 
-/// Fills each report's liveness from the log lines (`None`: the log could
-/// not be read; every hook is then `logging_off` unless its command or the
-/// environment turns logging on, in which case it is assessed against no
-/// lines).
+/// The liveness of one hook against the log lines (see the module docs).
 pub fn assess(
-    reports: &mut [AgentReport],
+    e: &Hook,
     lines: &[LogEntry],
     env: &BTreeMap<String, String>,
     now: SystemTime,
-) {
-    let env_logging = env_on(env);
-    for r in reports.iter_mut() {
-        let Ok(agent) = Provider::parse(&r.agent) else {
-            continue;
-        };
-        let mut out = Vec::new();
-        for e in &r.ours {
-            let id = e.hook_id.clone().unwrap_or_default();
-            let mine: Vec<&LogEntry> = lines.iter().filter(|l| matches(l, agent, e)).collect();
-            let logging = env_logging || command_logs(&e.command) || !lines.is_empty();
-            let last = mine
-                .iter()
-                .filter_map(|l| audit::parse_rfc3339(&l.ts).map(|t| (t, l.ts.clone())))
-                .max_by_key(|(t, _)| *t);
-            let probe_failed = r
-                .probes
-                .iter()
-                .find(|p| p.hook_id == id && p.file == e.file && !p.ok)
-                .map(|p| p.detail.clone());
-            let mut l = Liveness {
-                hook_id: id,
-                agent: r.agent.clone(),
-                event: e.event.clone(),
-                file: e.file.clone(),
-                status: "logging_off",
-                fired: u64::try_from(mine.len()).unwrap_or(u64::MAX),
-                last_fired: last.as_ref().map(|(_, s)| s.clone()),
-                cause: None,
-            };
-            if !logging {
-                out.push(l);
-                continue;
-            }
-            match last {
-                None => {
-                    l.status = "never_fired";
-                    l.cause = cause(agent, e, env, probe_failed.as_deref());
-                }
-                Some((t, _)) => {
-                    let changed = std::fs::metadata(&e.file)
-                        .and_then(|m| m.modified())
-                        .ok()
-                        .filter(|m| *m > t);
-                    let stale = now
-                        .duration_since(t)
-                        .is_ok_and(|age| age > STALE_AFTER)
-                        .then(|| t + STALE_AFTER);
-                    let since = changed.or(stale);
-                    let dialect = e.provider.clone().unwrap_or_else(|| r.agent.clone());
-                    let others_after = since.is_some_and(|s| {
-                        lines.iter().any(|o| {
-                            o.agent == dialect
-                                && audit::parse_rfc3339(&o.ts).is_some_and(|ot| ot > s)
-                        })
-                    });
-                    if others_after {
-                        l.status = "stopped_firing";
-                        l.cause = cause(agent, e, env, probe_failed.as_deref()).or_else(|| {
-                            changed.map(|_| {
-                                format!(
-                                    "{} changed after it last fired, and {} ran other hooks since",
-                                    e.file.display(),
-                                    agent.display_name()
-                                )
-                            })
-                        });
-                    } else {
-                        l.status = "fired";
-                    }
-                }
-            }
-            out.push(l);
-        }
-        r.liveness = out;
+) -> Liveness {
+    let mine: Vec<&LogEntry> = lines.iter().filter(|l| matches(l, e)).collect();
+    let logging = env_on(env) || command_logs(e.command) || !lines.is_empty();
+    let last = mine
+        .iter()
+        .filter_map(|l| audit::parse_rfc3339(&l.ts).map(|t| (t, l.ts.clone())))
+        .max_by_key(|(t, _)| *t);
+    let mut l = Liveness {
+        hook_id: e.hook_id.to_string(),
+        agent: e.agent.id().to_string(),
+        event: e.event.to_string(),
+        file: e.file.to_path_buf(),
+        status: "logging_off",
+        fired: u64::try_from(mine.len()).unwrap_or(u64::MAX),
+        last_fired: last.as_ref().map(|(_, s)| s.clone()),
+        cause: None,
+    };
+    if !logging {
+        return l;
     }
+    let Some((t, _)) = last else {
+        l.status = "never_fired";
+        l.cause = cause(e, env);
+        return l;
+    };
+    let changed = std::fs::metadata(e.file)
+        .and_then(|m| m.modified())
+        .ok()
+        .filter(|m| *m > t);
+    let stale = now
+        .duration_since(t)
+        .is_ok_and(|age| age > STALE_AFTER)
+        .then(|| t + STALE_AFTER);
+    let since = changed.or(stale);
+    let dialect = e.provider.unwrap_or(e.agent.id());
+    let others_after = since.is_some_and(|s| {
+        lines
+            .iter()
+            .any(|o| o.agent == dialect && audit::parse_rfc3339(&o.ts).is_some_and(|ot| ot > s))
+    });
+    if !others_after {
+        l.status = "fired";
+        return l;
+    }
+    l.status = "stopped_firing";
+    l.cause = cause(e, env).or_else(|| {
+        changed.map(|_| {
+            format!(
+                "{} changed after it last fired, and {} ran other hooks since",
+                e.file.display(),
+                e.agent.display_name()
+            )
+        })
+    });
+    l
 }
 
 /// How long ago, in words (`3 min ago`).
@@ -328,10 +316,10 @@ pub fn ago(ts: &str, now: SystemTime) -> String {
     }
 }
 
-/// The liveness lines of a report (text).
-pub fn text(r: &AgentReport, now: SystemTime) -> String {
+/// The liveness lines of one agent's report (text).
+pub fn text(live: &[Liveness], now: SystemTime) -> String {
     let mut s = String::new();
-    for l in &r.liveness {
+    for l in live {
         let head = match l.status {
             "logging_off" => continue,
             "never_fired" => "NEVER FIRED".to_string(),
@@ -361,7 +349,7 @@ pub fn text(r: &AgentReport, now: SystemTime) -> String {
             s.push_str(&format!("         likely cause: {c}\n"));
         }
     }
-    if r.liveness.iter().any(|l| l.status == "logging_off") {
+    if live.iter().any(|l| l.status == "logging_off") {
         s.push_str(&format!("  liveness: {HOW_TO_ENABLE}\n"));
     }
     s
