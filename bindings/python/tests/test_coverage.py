@@ -97,6 +97,7 @@ EXCLUDED: Dict[str, str] = {
     "ancestry": "runtime-internal: the hook's ancestor chain from /proc, read by prompt backfill (run(ancestry=) injects one) and by Event.mcp_transport (the agent's --mcp-config flags)",
     "backfill": "runtime-internal: Invocation.backfill() in main/run delivers the backfilled prompt to observers",
     "detach": "runtime-internal: Invocation.detach() in main starts the async hook's detached child",
+    "audit": "runtime-internal: Invocation.complete() writes the opt-in audit log line (AGENTHOOKS_LOG / --log; test_audit_log.py)",
     "matrix": "documentation: the support matrix is `agenthooks capabilities --table` and docs/support-matrix.md, derived from the rows capability_of returns",
     "ancestry": "runtime-internal: the hook's ancestor chain from /proc, read by mode",
     "mode": "runtime-internal: the run decides the session mode when a decision is ask (argv --observed injects the observation)",
