@@ -128,7 +128,7 @@ pub fn cause(e: &Hook, env: &BTreeMap<String, String>) -> Option<String> {
         }
     }
     if agent == Provider::Codex && name.ends_with("hooks.json") {
-        let config = codex_config(e.file, env);
+        let config = codex_config(env);
         let text = super::fsio::read_opt(e.file)
             .ok()
             .flatten()
@@ -145,13 +145,13 @@ pub fn cause(e: &Hook, env: &BTreeMap<String, String>) -> Option<String> {
         .map(|d| format!("the hook does not answer when doctor runs it: {d}"))
 }
 
-/// `config.toml` next to a Codex hooks file's `CODEX_HOME`.
-fn codex_config(hooks: &Path, env: &BTreeMap<String, String>) -> Option<PathBuf> {
+/// Codex's `config.toml` (where the trust state of user and project hooks
+/// lives): `$CODEX_HOME/config.toml`, else `~/.codex/config.toml`.
+fn codex_config(env: &BTreeMap<String, String>) -> Option<PathBuf> {
     if let Some(h) = env.get("CODEX_HOME").filter(|h| Path::new(h).is_absolute()) {
         return Some(Path::new(h).join("config.toml"));
     }
     let home = env.get("HOME")?;
-    let _ = hooks;
     Some(Path::new(home).join(".codex").join("config.toml"))
 }
 
