@@ -12,6 +12,10 @@ export CARGO_TERM_COLOR ?= never
 # core/tests/mode_env_scrub.rs keeps the two equal.
 AH_MODE_ENV := CI GITHUB_ACTIONS GITLAB_CI BUILDKITE CIRCLECI JENKINS_URL TF_BUILD TEAMCITY_VERSION CODEBUILD_BUILD_ID CLAUDE_CODE_SESSION_ATTENDED CLAUDE_CODE_ENTRYPOINT
 unexport $(AH_MODE_ENV)
+# Nor the opt-in audit log switch (docs/liveness.md): a developer who turned
+# it on would have every suite's hook runs write to their own log; the tests
+# that log turn it on for their own subprocesses.
+unexport AGENTHOOKS_LOG
 
 # Each language/area adds its own targets in mk/<area>.mk and appends the
 # tier-1 ones to TIER1_EXTRA (and real-agent ones to TIER2_EXTRA).
