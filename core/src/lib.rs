@@ -36,6 +36,7 @@ pub mod mcp;
 pub mod mode;
 pub mod model;
 pub mod quirks;
+pub mod schema;
 
 pub use capability::Capability;
 pub use dialect::{

@@ -6,6 +6,49 @@ use super::DecodeOptions;
 use crate::error::{Error, json_type};
 use crate::model::Provider;
 
+/// Test instrumentation: every key a decoder reads, as a dotted path
+/// (`tool_name`, `input.sessionID`), so the schema tables can be proved
+/// against the decoders (`schema::table` tests).
+#[cfg(test)]
+pub(crate) mod record {
+    use std::cell::RefCell;
+
+    thread_local! {
+        static READS: RefCell<Option<Vec<String>>> = const { RefCell::new(None) };
+    }
+
+    /// Starts recording on this thread.
+    pub(crate) fn start() {
+        READS.with(|r| *r.borrow_mut() = Some(Vec::new()));
+    }
+
+    /// Stops recording and returns the keys read.
+    pub(crate) fn stop() -> Vec<String> {
+        READS.with(|r| r.borrow_mut().take().unwrap_or_default())
+    }
+
+    pub(crate) fn read(path: &str, key: &str) {
+        READS.with(|r| {
+            if let Some(v) = r.borrow_mut().as_mut() {
+                v.push(if path.is_empty() {
+                    key.to_string()
+                } else {
+                    format!("{path}.{key}")
+                });
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+fn note(path: &str, key: &str) {
+    record::read(path, key);
+}
+
+#[cfg(not(test))]
+#[inline(always)]
+fn note(_: &str, _: &str) {}
+
 /// A decoded payload object, consumed field by field.
 pub(crate) struct Fields {
     pub(crate) map: Map<String, Value>,
@@ -64,6 +107,7 @@ impl Fields {
     /// An array of strings (non-strings are a `wrong_type`).
     #[allow(dead_code)] // used by the dialects with workspace roots
     pub(crate) fn strings(&self, key: &str) -> Result<Vec<String>, Error> {
+        note("", key);
         match self.map.get(key) {
             None | Some(Value::Null) => Ok(Vec::new()),
             Some(Value::Array(a)) => a
@@ -79,11 +123,13 @@ impl Fields {
 
     /// Removes and returns a value (for large fields such as tool output).
     pub(crate) fn take(&mut self, key: &str) -> Value {
+        note("", key);
         self.map.remove(key).unwrap_or(Value::Null)
     }
 
     /// An object field, or `None`.
     pub(crate) fn object(&self, key: &str) -> Result<Option<&Map<String, Value>>, Error> {
+        note("", key);
         match self.map.get(key) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::Object(m)) => Ok(Some(m)),
@@ -92,6 +138,7 @@ impl Fields {
     }
 
     pub(crate) fn has(&self, key: &str) -> bool {
+        note("", key);
         self.map.contains_key(key)
     }
 }
@@ -125,6 +172,7 @@ impl<'a> Obj<'a> {
     }
 
     pub(crate) fn get(&self, key: &str) -> Option<&'a Value> {
+        note(&self.path, key);
         self.map.and_then(|m| m.get(key))
     }
 
