@@ -10,6 +10,6 @@ schemas:
 	AGENTHOOKS_BLESS=1 $(CARGO) test -q -p agenthooks --test schemas -- committed_schemas_are_fresh
 
 schemas-check:
-	$(CARGO) test -q -p agenthooks --test schemas
+	$(CARGO) test -q -p agenthooks --test schemas -- --show-output
 
 TIER1_EXTRA += schemas-check

@@ -189,3 +189,149 @@ fn unknown_events_are_refused_or_get_the_base_fields() {
         "empty"
     );
 }
+
+/// One fixture case of a provider folder.
+struct Case {
+    name: String,
+    provider: Provider,
+    case: Value,
+}
+
+fn provider_cases() -> Vec<Case> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
+    let mut out = Vec::new();
+    for p in Provider::ALL {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(p.id()))
+            .expect("fixture folder")
+            .flatten()
+            .map(|e| e.path())
+            .filter(|f| f.extension().is_some_and(|x| x == "json"))
+            .collect();
+        files.sort();
+        for f in files {
+            let case: Value =
+                serde_json::from_str(&std::fs::read_to_string(&f).expect("read")).expect("JSON");
+            out.push(Case {
+                name: case["name"].as_str().unwrap_or_default().to_string(),
+                provider: p,
+                case,
+            });
+        }
+    }
+    out
+}
+
+fn validate(schema: &Value, instance: &Value, what: &str, problems: &mut Vec<String>) {
+    let v = jsonschema::draft202012::new(schema).expect("a valid schema");
+    for e in v.iter_errors(instance) {
+        problems.push(format!("{what}: {} at {}", e, e.instance_path));
+    }
+}
+
+/// Every fixture payload (JSON payload forms that decode) validates
+/// against its event's input schema, every JSON answer against the
+/// event's output schema, every expected canonical event against
+/// `canonical/event.json` and every decision against
+/// `canonical/decision.json`; empty answers are counted, never parsed.
+#[test]
+fn every_fixture_payload_and_answer_validates() {
+    let cases = provider_cases();
+    // The totals, counted apart from the validation below.
+    let mut want = (0usize, 0usize, 0usize);
+    for c in &cases {
+        if c.case.get("payload").is_some_and(Value::is_object)
+            && c.case.pointer("/expect/error").is_none()
+        {
+            want.0 += 1;
+            for r in c.case["responses"].as_array().into_iter().flatten() {
+                if r.pointer("/wire/stdout_json").is_some() {
+                    want.1 += 1;
+                } else {
+                    want.2 += 1;
+                }
+            }
+        }
+    }
+    let event_schema = schema::canonical_event_schema();
+    let decision_schema = schema::canonical_decision_schema();
+    let (mut payloads, mut answers, mut text) = (0usize, 0usize, 0usize);
+    let mut problems = Vec::new();
+    for c in &cases {
+        let Some(payload) = c.case.get("payload").filter(|p| p.is_object()) else {
+            continue; // byte-exact, generated or malformed payload forms
+        };
+        if c.case.pointer("/expect/error").is_some() {
+            continue; // undecodable on purpose: no event to pick a schema by
+        }
+        let opts = agenthooks::DecodeOptions {
+            event: c
+                .case
+                .get("event")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+            ..Default::default()
+        };
+        let bytes = serde_json::to_vec(payload).expect("serialize");
+        let ev = agenthooks::decode(c.provider, &bytes, &opts)
+            .unwrap_or_else(|e| panic!("{}: {e}", c.name));
+        let native = ev.native_name.as_str();
+        validate(
+            &schema::input_schema(c.provider, native),
+            payload,
+            &format!("{} payload ({native})", c.name),
+            &mut problems,
+        );
+        payloads += 1;
+        if let Some(expected) = c.case.pointer("/expect/event") {
+            validate(
+                &event_schema,
+                expected,
+                &format!("{} expect.event", c.name),
+                &mut problems,
+            );
+        }
+        let out = schema::output_schema(c.provider, native);
+        for (i, r) in c.case["responses"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            if let Some(d) = r.get("decision") {
+                validate(
+                    &decision_schema,
+                    d,
+                    &format!("{} responses[{i}].decision", c.name),
+                    &mut problems,
+                );
+            }
+            match r.pointer("/wire/stdout_json") {
+                Some(answer) => {
+                    if out["x-agenthooks-stdout"] != "json" {
+                        problems.push(format!(
+                            "{} responses[{i}]: a JSON answer where {} reads stdout as {}",
+                            c.name, native, out["x-agenthooks-stdout"]
+                        ));
+                    }
+                    validate(
+                        &out,
+                        answer,
+                        &format!("{} responses[{i}] ({native})", c.name),
+                        &mut problems,
+                    );
+                    answers += 1;
+                }
+                None => text += 1,
+            }
+        }
+    }
+    println!("validated {payloads} payloads, {answers} answers, {text} text answers");
+    assert!(
+        problems.is_empty(),
+        "{} schema violations:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+    assert!(payloads > 0 && answers > 0 && text > 0);
+    assert_eq!((payloads, answers, text), want);
+}

@@ -79,7 +79,7 @@ const DECISION: &[Field] = &[
     f("context", A | S | NUL, "Extra context for the model, in order.").items(&[f("", S, "One context string.")]),
     f("system_message", S | NUL, "Shown to the human only."),
     f("block_reason", S | NUL, "Human-facing message for a block, where the agent has one."),
-    f("stop_agent", O | B | NUL, "Stop the agent entirely.").props(&[f("reason", S | NUL, "Shown to the human.")]),
+    f("stop_agent", O | B | S | NUL, "Stop the agent entirely (a string: the reason).").props(&[f("reason", S | NUL, "Shown to the human.")]),
     f("updated_input", O | NUL, "Replacement tool input (a whole object)."),
     f("patch_input", O | NUL, "An RFC 7396 JSON merge patch against the tool input."),
     f("rewrite_conflicts", A, "Where handlers' input rewrites collided (set by the router).").items(&[f("", S, "A JSON Pointer or `updated_input`.")]),

@@ -350,7 +350,7 @@ const EVENTS: &[EventSpec] = &[
         "StopFailure",
         "Turn ended by API error.",
         &["effort", "effort.level", "error", "last_assistant_message"],
-        Out::Empty("Claude Code ignores a hook's output on this event (doc §2, §4.3)."),
+        Out::Json(&["continue", "stopReason", "suppressOutput", "systemMessage"]),
     ),
     ev(
         "TeammateIdle",

@@ -20,9 +20,7 @@ pub(crate) static TABLE: AgentTable = AgentTable {
     tolerated: &[],
     out_glossary: OUT_GLOSSARY,
     events: EVENTS,
-    unknown_out: Out::Empty(
-        "an event this version does not document: the only safe answer is empty stdout.",
-    ),
+    unknown_out: Out::Json(&[]),
 };
 
 const EVENTS: &[EventSpec] = &[
@@ -55,9 +53,7 @@ const EVENTS: &[EventSpec] = &[
             "is_background_agent",
             "final_status",
         ],
-        Out::Empty(
-            "agenthooks answers with empty stdout: no field of an answer changes what the agent does here.",
-        ),
+        Out::Json(&[]),
     ),
     ev(
         "beforeSubmitPrompt",
@@ -138,9 +134,7 @@ const EVENTS: &[EventSpec] = &[
         "afterShellExecution",
         "After a terminal command.",
         &["command", "output", "duration"],
-        Out::Empty(
-            "agenthooks answers with empty stdout: no field of an answer changes what the agent does here.",
-        ),
+        Out::Json(&[]),
     ),
     ev(
         "afterMCPExecution",
@@ -158,9 +152,7 @@ const EVENTS: &[EventSpec] = &[
         "afterFileEdit",
         "After the agent edits a file.",
         &["file_path", "edits"],
-        Out::Empty(
-            "agenthooks answers with empty stdout: no field of an answer changes what the agent does here.",
-        ),
+        Out::Json(&[]),
     ),
     ev(
         "beforeTabFileRead",
@@ -172,9 +164,7 @@ const EVENTS: &[EventSpec] = &[
         "afterTabFileEdit",
         "After Tab edits a file.",
         &["file_path", "edits"],
-        Out::Empty(
-            "agenthooks answers with empty stdout: no field of an answer changes what the agent does here.",
-        ),
+        Out::Json(&[]),
     ),
     ev(
         "stop",
@@ -244,25 +234,19 @@ const EVENTS: &[EventSpec] = &[
         "afterAgentResponse",
         "After an assistant message is complete.",
         &["text"],
-        Out::Empty(
-            "agenthooks answers with empty stdout: no field of an answer changes what the agent does here.",
-        ),
+        Out::Json(&[]),
     ),
     ev(
         "afterAgentThought",
         "After a thinking block is complete.",
         &["text", "duration_ms"],
-        Out::Empty(
-            "agenthooks answers with empty stdout: no field of an answer changes what the agent does here.",
-        ),
+        Out::Json(&[]),
     ),
     ev(
         "workspaceOpen",
         "Listed as a valid key in the 2026.09 CLI validator.",
         &["cursor_version"],
-        Out::Empty(
-            "agenthooks answers with empty stdout: no field of an answer changes what the agent does here.",
-        ),
+        Out::Json(&[]),
     ),
 ];
 

@@ -21,9 +21,7 @@ pub(crate) static TABLE: AgentTable = AgentTable {
     tolerated: &[],
     out_glossary: OUT_GLOSSARY,
     events: EVENTS,
-    unknown_out: Out::Empty(
-        "an event this version does not document: the only safe answer is empty stdout.",
-    ),
+    unknown_out: Out::Json(&["continue", "stopReason", "suppressOutput", "systemMessage"]),
 };
 
 const EVENTS: &[EventSpec] = &[

@@ -11,7 +11,7 @@ pub(crate) static TABLE: AgentTable = AgentTable {
     source: "docs/protocols/openclaw.md",
     glossary: GLOSSARY,
     base: &[
-        "hook!",
+        "hook",
         "event",
         "ctx",
         "ctx.agentId",
@@ -419,9 +419,7 @@ const EVENTS: &[EventSpec] = &[
             "ctx.sessionKey",
             "ctx.sessionId",
         ],
-        Out::Empty(
-            "agenthooks answers with empty stdout: no field of an answer changes what the agent does here.",
-        ),
+        Out::Json(&[]),
     ),
     ev(
         "tool_result_persist",
