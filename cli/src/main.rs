@@ -12,6 +12,7 @@ use std::process::ExitCode;
 
 mod install;
 mod sample;
+mod schema;
 mod simulate;
 
 #[derive(Parser)]
@@ -114,6 +115,12 @@ enum Cmd {
     McpTransport(Common),
     /// Print a transcript file's entries, one JSON object a line.
     Transcript(context::TranscriptArgs),
+    /// Print a JSON Schema: an agent's payload (or, --output, answer) on
+    /// one native event, a canonical schema, or the index.
+    Schema(schema::SchemaArgs),
+    /// Payload fields hooks saw that the schemas do not know (per agent,
+    /// version and event; names and types only).
+    Drift(schema::DriftArgs),
 }
 
 fn main() -> ExitCode {
@@ -153,6 +160,8 @@ fn main() -> ExitCode {
         Cmd::Simulate(a) => simulate::simulate_cmd(&a),
         Cmd::McpTransport(c) => context::mcp_transport_cmd(&c),
         Cmd::Transcript(a) => context::transcript_cmd(&a),
+        Cmd::Schema(a) => schema::schema_cmd(&a),
+        Cmd::Drift(a) => schema::drift_cmd(&a),
     }
 }
 

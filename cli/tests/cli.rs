@@ -700,3 +700,119 @@ fn respond_writes_notes_to_stderr_where_safe() {
     assert_eq!(code(&o), 2);
     assert!(!stderr(&o).contains("note:"), "{}", stderr(&o));
 }
+
+// ---------------------------------------------------------------- schema, drift
+
+#[test]
+fn schema_prints_one_schema_the_index_or_a_clear_error() {
+    let o = run(
+        &["schema", "--agent", "claude-code", "--event", "PreToolUse"],
+        "",
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v = json_out(&o);
+    assert_eq!(v["title"], "claude-code PreToolUse input");
+    assert!(v["properties"]["tool_input"].is_object());
+    let o = run(
+        &["schema", "--agent", "codex", "--event", "Stop", "--output"],
+        "",
+    );
+    assert_eq!(json_out(&o)["title"], "codex Stop output");
+    let o = run(&["schema"], "");
+    assert_eq!(
+        json_out(&o)["agents"]["gemini"]["events"]["BeforeTool"]["input"],
+        "gemini/BeforeTool.input.json"
+    );
+    let o = run(&["schema", "--canonical", "decision"], "");
+    assert_eq!(json_out(&o)["title"], "canonical decision");
+    let o = run(&["schema", "--agent", "codex", "--event", "Nope"], "");
+    assert_eq!(code(&o), 1);
+    assert!(stderr(&o).contains("invalid_argument"), "{}", stderr(&o));
+    let o = run(&["schema", "--agent", "vim"], "");
+    assert_eq!(code(&o), 1);
+    assert!(stderr(&o).contains("unknown_provider"), "{}", stderr(&o));
+    let o = run(&["schema", "--canonical", "nope"], "");
+    assert_eq!(code(&o), 1);
+}
+
+/// A hook run records a payload field the schemas do not know (name and
+/// type only) in its state root; `drift` shows it, `--check` fails on it,
+/// `--clear` forgets it.
+#[test]
+fn drift_records_unknown_fields_and_check_fails_on_them() {
+    let dir = std::env::temp_dir().join(format!("ah-cli-drift-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let payload = CLAUDE_PRE.replacen('{', r#"{"brand_new_field":"sk-secret-value","#, 1);
+    let hook = |args: &[&str], stdin: &str| {
+        let mut child = Command::new(BIN)
+            .args(args)
+            .env("AGENTHOOKS_STATE_DIR", &dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("starts");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(stdin.as_bytes())
+            .expect("write");
+        child.wait_with_output().expect("finishes")
+    };
+    let o = hook(&["drift", "--check"], "");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(stdout(&o).contains("no unknown payload fields"));
+    let o = hook(
+        &[
+            "exec",
+            "--provider",
+            "claude-code",
+            "--",
+            "sh",
+            "-c",
+            "cat >/dev/null",
+        ],
+        &payload,
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = hook(&["drift", "--json"], "");
+    let v = json_out(&o);
+    assert_eq!(
+        v["entries"],
+        json!([{"agent": "claude-code", "version": "unknown", "event": "PreToolUse",
+                "field": "brand_new_field", "type": "string"}])
+    );
+    let raw = std::fs::read_to_string(dir.join("drift/fields.json")).expect("drift file");
+    assert!(!raw.contains("sk-secret-value"), "values are never written");
+    let o = hook(&["drift", "--check"], "");
+    assert_eq!(code(&o), 1);
+    assert!(
+        stdout(&o).contains("brand_new_field (string)"),
+        "{}",
+        stdout(&o)
+    );
+    // A known payload records nothing new.
+    let o = hook(
+        &[
+            "exec",
+            "--provider",
+            "claude-code",
+            "--",
+            "sh",
+            "-c",
+            "cat >/dev/null",
+        ],
+        CLAUDE_PRE,
+    );
+    assert_eq!(code(&o), 0);
+    assert_eq!(
+        json_out(&hook(&["drift", "--json"], ""))["entries"]
+            .as_array()
+            .map(Vec::len),
+        Some(1)
+    );
+    assert_eq!(code(&hook(&["drift", "--clear"], "")), 0);
+    assert_eq!(code(&hook(&["drift", "--check"], "")), 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -211,6 +211,24 @@ fn bench_group(c: &mut Criterion, p: Provider, name: &str, bytes: &[u8], with_de
     g.bench_function("decode", |b| {
         b.iter(|| agenthooks::decode(p, black_box(bytes), &opts).expect("decodes"))
     });
+    // What the hook runtime does: decode, plus the payload's key shape
+    // compared with the schema tables (drift; no I/O when nothing is new).
+    g.bench_function("decode+drift_check", |b| {
+        b.iter(|| {
+            let (ev, shape) =
+                agenthooks::dialect::decode_vec_with_shape(p, black_box(bytes).to_vec(), &opts)
+                    .expect("decodes");
+            shape.unknown(&ev.native_name).len()
+        })
+    });
+    g.bench_function("decode_vec", |b| {
+        b.iter(|| {
+            agenthooks::dialect::decode_vec(p, black_box(bytes).to_vec(), &opts)
+                .expect("decodes")
+                .raw
+                .len()
+        })
+    });
     g.bench_function("decode+respond_no_decision", |b| {
         b.iter(|| decode_respond(p, black_box(bytes), &none, &policy))
     });

@@ -549,8 +549,38 @@ pub fn prepare(
         max_bytes: args.max_bytes.unwrap_or(DEFAULT_MAX_BYTES),
         detection,
     };
-    let mut event = dialect::decode_vec(provider, payload, &opts)
+    let (mut event, shape) = dialect::decode_vec_with_shape(provider, payload, &opts)
         .map_err(|(e, bytes)| dialect::fail_response_for_payload(provider, &bytes, &e, &policy))?;
+    // Drift: fields the tables do not know are recorded (names and types
+    // only); no I/O unless there is one. A state problem never changes the
+    // answer: it is only reported on stderr.
+    let mut warnings = Vec::new();
+    if !args.async_child {
+        let unknown = shape.unknown(&event.native_name);
+        if !unknown.is_empty() {
+            let version = shape
+                .version()
+                .map(str::to_string)
+                .or_else(|| crate::schema::drift::env_version(provider, &env));
+            let recorded = open_state(args)
+                .and_then(|root| root.subdir(crate::schema::drift::SUBDIR))
+                .and_then(|dir| {
+                    crate::schema::drift::record(
+                        &dir,
+                        provider,
+                        version.as_deref(),
+                        &event.native_name,
+                        &unknown,
+                    )
+                });
+            if let Err(e) = recorded {
+                warnings.push(format!(
+                    "agenthooks: {}: {e} (unknown payload fields not recorded)\n",
+                    e.code()
+                ));
+            }
+        }
+    }
     // `--match` / `--hook-id`: where an agent's matcher dialect could not
     // express the manifest's matcher, the config matches broadly and we
     // filter here (a non-matching call answers the no-op).
@@ -559,7 +589,6 @@ pub fn prepare(
     // own process: the second to arrive answers the no-op. State that
     // cannot be used safely is reported; the event is handled (a double
     // delivery beats a dropped decision).
-    let mut warnings = Vec::new();
     // The detached child: the parent claimed the call already.
     if !args.async_child && crate::dedupe::applies(&event) {
         let claim = open_state(args)

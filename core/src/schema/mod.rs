@@ -8,6 +8,7 @@
 //! stale), the crate renders the same schemas without any files, and
 //! drift detection ([`unknown_fields`]) compares payloads with them.
 
+pub mod drift;
 mod render;
 pub(crate) mod table;
 
@@ -99,25 +100,12 @@ pub fn file_stem(event: &str) -> String {
 /// text)`, in a stable order: what `make schemas` writes.
 pub fn files() -> Vec<(String, String)> {
     let mut out = Vec::new();
-    let mut agents = Map::new();
     for p in Provider::ALL {
-        let t = table::agent(p);
-        let mut evs = Map::new();
-        for e in t.events {
-            let stem = file_stem(e.name);
-            let input = format!("{}/{stem}.input.json", p.id());
-            let output = format!("{}/{stem}.output.json", p.id());
-            out.push((input.clone(), pretty(&input_schema(p, e.name))));
-            out.push((output.clone(), pretty(&output_schema(p, e.name))));
-            let mut paths = Map::new();
-            paths.insert("input".into(), Value::String(input));
-            paths.insert("output".into(), Value::String(output));
-            evs.insert(e.name.to_string(), Value::Object(paths));
+        for e in table::agent(p).events {
+            let (input, output) = paths(p, e.name);
+            out.push((input, pretty(&input_schema(p, e.name))));
+            out.push((output, pretty(&output_schema(p, e.name))));
         }
-        let mut a = Map::new();
-        a.insert("version".into(), Value::String(t.version.into()));
-        a.insert("events".into(), Value::Object(evs));
-        agents.insert(p.id().to_string(), Value::Object(a));
     }
     out.push((
         "canonical/event.json".into(),
@@ -127,29 +115,42 @@ pub fn files() -> Vec<(String, String)> {
         "canonical/decision.json".into(),
         pretty(&canonical_decision_schema()),
     ));
-    out.push(("index.json".into(), pretty(&index_value(agents))));
+    out.push(("index.json".into(), pretty(&index())));
     out
 }
 
-/// `schemas/index.json`: every agent's pinned version and its events'
-/// schema files.
-pub fn index() -> Value {
-    let files = files();
-    files
-        .iter()
-        .find(|(p, _)| p == "index.json")
-        .and_then(|(_, t)| serde_json::from_str(t).ok())
-        .unwrap_or(Value::Null)
+/// The input and output schema paths of an event, relative to `schemas/`.
+fn paths(p: Provider, event: &str) -> (String, String) {
+    let stem = file_stem(event);
+    (
+        format!("{}/{stem}.input.json", p.id()),
+        format!("{}/{stem}.output.json", p.id()),
+    )
 }
 
-fn index_value(agents: Map<String, Value>) -> Value {
-    let mut m = Map::new();
-    m.insert("agents".into(), Value::Object(agents));
-    m.insert(
-        "canonical".into(),
-        serde_json::json!({"event": "canonical/event.json", "decision": "canonical/decision.json"}),
-    );
-    Value::Object(m)
+/// `schemas/index.json`: every agent's pinned version and its events'
+/// schema files, and the canonical schemas.
+pub fn index() -> Value {
+    let mut agents = Map::new();
+    for p in Provider::ALL {
+        let t = table::agent(p);
+        let mut evs = Map::new();
+        for e in t.events {
+            let (input, output) = paths(p, e.name);
+            evs.insert(
+                e.name.to_string(),
+                serde_json::json!({"input": input, "output": output}),
+            );
+        }
+        agents.insert(
+            p.id().to_string(),
+            serde_json::json!({"version": t.version, "events": evs}),
+        );
+    }
+    serde_json::json!({
+        "agents": agents,
+        "canonical": {"event": "canonical/event.json", "decision": "canonical/decision.json"},
+    })
 }
 
 fn pretty(v: &Value) -> String {

@@ -12,6 +12,7 @@ pub(crate) static TABLE: AgentTable = AgentTable {
     glossary: GLOSSARY,
     base: &[
         "hook",
+        "seq",
         "event",
         "ctx",
         "ctx.agentId",
@@ -770,6 +771,11 @@ const EVENTS: &[EventSpec] = &[
 ];
 
 const GLOSSARY: &[Field] = &[
+    f(
+        "seq",
+        I | S,
+        "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).",
+    ),
     f("event.action", S, "The action taken."),
     f("ctx.activeProjectKeys", A, "Active project keys.").items(&[f("", S, "One entry.")]),
     f("ctx.agentId", S, "Agent id (main for the main agent)."),

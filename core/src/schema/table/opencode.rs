@@ -12,6 +12,7 @@ pub(crate) static TABLE: AgentTable = AgentTable {
     glossary: GLOSSARY,
     base: &[
         "hook",
+        "seq",
         "input",
         "input.sessionID",
         "plugin",
@@ -547,6 +548,11 @@ const EVENTS: &[EventSpec] = &[
 ];
 
 const GLOSSARY: &[Field] = &[
+    f(
+        "seq",
+        I | S,
+        "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).",
+    ),
     f("input.agent", S, "Agent name."),
     f("output.message.agent", S, "Agent name."),
     f("input.always", A, "Patterns to always allow.").items(&[f("", S, "One entry.")]),
