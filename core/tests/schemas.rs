@@ -14,6 +14,20 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas")
 }
 
+/// The folders `make schemas` writes: `schemas/`, and its mirrors in the
+/// packages that ship it (a Go module, a wheel and an npm package cannot
+/// take files from outside their own folder): the Go module's
+/// `//go:embed` folder, the wheel's package data, the npm package's files.
+fn roots() -> [PathBuf; 4] {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    [
+        root(),
+        repo.join("bindings/go/schemas/files"),
+        repo.join("bindings/python/python/agenthooks/schemas"),
+        repo.join("bindings/node/schemas"),
+    ]
+}
+
 /// Every `.json` file under `schemas/`, relative, sorted.
 fn committed(dir: &Path, rel: &str, out: &mut BTreeSet<String>) {
     let Ok(rd) = std::fs::read_dir(dir) else {
@@ -37,37 +51,34 @@ fn committed(dir: &Path, rel: &str, out: &mut BTreeSet<String>) {
 #[test]
 fn committed_schemas_are_fresh() {
     let files = schema::files();
-    let dir = root();
-    if std::env::var_os("AGENTHOOKS_BLESS").is_some() {
-        let mut old = BTreeSet::new();
-        committed(&dir, "", &mut old);
-        for stale in &old {
-            if !files.iter().any(|(p, _)| p == stale) {
-                std::fs::remove_file(dir.join(stale)).expect("remove stale schema");
+    let bless = std::env::var_os("AGENTHOOKS_BLESS").is_some();
+    let mut stale = Vec::new();
+    for dir in roots() {
+        let mut on_disk = BTreeSet::new();
+        committed(&dir, "", &mut on_disk);
+        for rel in &on_disk {
+            if !files.iter().any(|(p, _)| p == rel) {
+                if bless {
+                    std::fs::remove_file(dir.join(rel)).expect("remove stale schema");
+                } else {
+                    stale.push(format!(
+                        "{} (not generated any more)",
+                        dir.join(rel).display()
+                    ));
+                }
             }
         }
         for (rel, text) in &files {
             let path = dir.join(rel);
-            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-            if std::fs::read_to_string(&path).ok().as_deref() != Some(text.as_str()) {
-                std::fs::write(&path, text).expect("write schema");
+            if std::fs::read_to_string(&path).ok().as_deref() == Some(text.as_str()) {
+                continue;
             }
-        }
-        return;
-    }
-    let mut stale = Vec::new();
-    for (rel, text) in &files {
-        match std::fs::read_to_string(dir.join(rel)) {
-            Ok(t) if t == *text => {}
-            Ok(_) => stale.push(format!("{rel} (differs)")),
-            Err(_) => stale.push(format!("{rel} (missing)")),
-        }
-    }
-    let mut on_disk = BTreeSet::new();
-    committed(&dir, "", &mut on_disk);
-    for rel in on_disk {
-        if !files.iter().any(|(p, _)| *p == rel) {
-            stale.push(format!("{rel} (not generated any more)"));
+            if bless {
+                std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+                std::fs::write(&path, text).expect("write schema");
+            } else {
+                stale.push(format!("{} (differs or missing)", path.display()));
+            }
         }
     }
     assert!(
@@ -170,6 +181,25 @@ fn every_schema_keeps_the_contract() {
         check_property(&v, rel);
     }
     assert!(n > 400, "{n} schemas");
+    // No two files of an agent differ only in case.
+    for p in Provider::ALL {
+        let mut seen = BTreeSet::new();
+        for e in agenthooks::native_events(p) {
+            assert!(
+                seen.insert(schema::file_stem(p, e).to_ascii_lowercase()),
+                "{} {e}",
+                p.id()
+            );
+        }
+    }
+    assert_eq!(
+        schema::file_stem(Provider::Copilot, "SessionStart"),
+        "SessionStart.2"
+    );
+    assert_eq!(
+        schema::file_stem(Provider::Copilot, "sessionStart"),
+        "sessionStart"
+    );
 }
 
 /// Unknown agents' events and unknown events are refused with a clear

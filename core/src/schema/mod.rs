@@ -81,19 +81,35 @@ fn check_event(provider: Provider, event: &str) -> Result<(), Error> {
 
 /// The file name of a native event's schemas (without `.input.json`):
 /// the native name, with characters unsafe in file names (anything but
-/// ASCII letters, digits, `-`, `_` and `.`) replaced by `_`. Native names
-/// keep their dots (`tool.execute.before.input.json`).
-pub fn file_stem(event: &str) -> String {
-    event
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
+/// ASCII letters, digits, `-`, `_` and `.`) replaced by `_`; native names
+/// keep their dots (`tool.execute.before`). A name equal, ignoring case,
+/// to an earlier native name of the same agent gets `.2` (Copilot CLI's
+/// VS Code-compatible `SessionStart` beside its own `sessionStart`:
+/// `SessionStart.2`), so no two files differ only in case (macOS,
+/// Windows and Go modules treat those as one).
+pub fn file_stem(provider: Provider, event: &str) -> String {
+    let safe = |e: &str| -> String {
+        e.chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect()
+    };
+    let stem = safe(event);
+    let events = crate::dialect::native_events(provider);
+    let earlier = events
+        .iter()
+        .take_while(|e| **e != event)
+        .any(|e| safe(e).eq_ignore_ascii_case(&stem));
+    if earlier && events.contains(&event) {
+        format!("{stem}.2")
+    } else {
+        stem
+    }
 }
 
 /// Every schema file, as `(path relative to schemas/, rendered JSON
@@ -121,7 +137,7 @@ pub fn files() -> Vec<(String, String)> {
 
 /// The input and output schema paths of an event, relative to `schemas/`.
 fn paths(p: Provider, event: &str) -> (String, String) {
-    let stem = file_stem(event);
+    let stem = file_stem(p, event);
     (
         format!("{}/{stem}.input.json", p.id()),
         format!("{}/{stem}.output.json", p.id()),

@@ -80,7 +80,7 @@ fn nodes_or_base(t: &AgentTable, event: &str) -> Vec<Node> {
 
 pub(super) fn input(t: &AgentTable, event: &str) -> Value {
     let id = t.provider.id();
-    let path = format!("{id}/{}.input.json", file_stem(event));
+    let path = format!("{id}/{}.input.json", file_stem(t.provider, event));
     let what = match t.event(event) {
         Some(e) => e.desc.to_string(),
         None => format!(
@@ -102,7 +102,7 @@ pub(super) fn input(t: &AgentTable, event: &str) -> Value {
 
 pub(super) fn output(t: &AgentTable, event: &str) -> Value {
     let id = t.provider.id();
-    let path = format!("{id}/{}.output.json", file_stem(event));
+    let path = format!("{id}/{}.output.json", file_stem(t.provider, event));
     let title = format!("{id} {event} output");
     match t.out(event) {
         Out::Json(refs) => {
