@@ -215,9 +215,14 @@ fn bench_group(c: &mut Criterion, p: Provider, name: &str, bytes: &[u8], with_de
     // compared with the schema tables (drift; no I/O when nothing is new).
     g.bench_function("decode+drift_check", |b| {
         b.iter(|| {
-            let (ev, shape) =
-                agenthooks::dialect::decode_vec_with_shape(p, black_box(bytes).to_vec(), &opts)
-                    .expect("decodes");
+            let mut shape = agenthooks::schema::drift::Shape::default();
+            let ev = agenthooks::dialect::decode_vec_inspecting(
+                p,
+                black_box(bytes).to_vec(),
+                &opts,
+                &mut |m| shape = agenthooks::schema::drift::Shape::of(p, m),
+            )
+            .expect("decodes");
             shape.unknown(&ev.native_name).len()
         })
     });

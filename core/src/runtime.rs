@@ -549,7 +549,11 @@ pub fn prepare(
         max_bytes: args.max_bytes.unwrap_or(DEFAULT_MAX_BYTES),
         detection,
     };
-    let (mut event, shape) = dialect::decode_vec_with_shape(provider, payload, &opts)
+    let mut shape = crate::schema::drift::Shape::default();
+    let mut take_shape = |m: &serde_json::Map<String, serde_json::Value>| {
+        shape = crate::schema::drift::Shape::of(provider, m);
+    };
+    let mut event = dialect::decode_vec_inspecting(provider, payload, &opts, &mut take_shape)
         .map_err(|(e, bytes)| dialect::fail_response_for_payload(provider, &bytes, &e, &policy))?;
     // Drift: fields the tables do not know are recorded (names and types
     // only); no I/O unless there is one. A state problem never changes the

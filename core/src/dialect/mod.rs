@@ -143,37 +143,37 @@ pub fn decode_vec(
     }
 }
 
-/// [`decode_vec`], also returning the payload's key shape for drift
-/// detection ([`crate::schema::drift`]): the key names and types, taken
-/// before the dialect consumes the payload.
-pub fn decode_vec_with_shape(
+/// [`decode_vec`], showing `inspect` the parsed payload object before the
+/// dialect consumes it (the runtime takes its key shape for drift
+/// detection, `crate::schema::drift`).
+pub fn decode_vec_inspecting(
     provider: Provider,
     payload: Vec<u8>,
     opts: &DecodeOptions,
-) -> Result<(Event, crate::schema::drift::Shape), (Error, Vec<u8>)> {
-    let mut shape = crate::schema::drift::Shape::default();
-    match decode_fields_shaped(provider, &payload, opts, Some(&mut shape)) {
+    inspect: &mut dyn FnMut(&Map<String, Value>),
+) -> Result<Event, (Error, Vec<u8>)> {
+    match decode_fields_inspecting(provider, &payload, opts, Some(inspect)) {
         Ok(mut ev) => {
             ev.raw = payload;
-            Ok((ev, shape))
+            Ok(ev)
         }
         Err(e) => Err((e, payload)),
     }
 }
 
 fn decode_fields(provider: Provider, payload: &[u8], opts: &DecodeOptions) -> Result<Event, Error> {
-    decode_fields_shaped(provider, payload, opts, None)
+    decode_fields_inspecting(provider, payload, opts, None)
 }
 
-fn decode_fields_shaped(
+fn decode_fields_inspecting(
     provider: Provider,
     payload: &[u8],
     opts: &DecodeOptions,
-    shape: Option<&mut crate::schema::drift::Shape>,
+    inspect: Option<&mut dyn FnMut(&Map<String, Value>)>,
 ) -> Result<Event, Error> {
     let map = parse_object(payload, opts.max_bytes)?;
-    if let Some(s) = shape {
-        *s = crate::schema::drift::Shape::of(provider, &map);
+    if let Some(f) = inspect {
+        f(&map);
     }
     let mut ev = (agent(provider).decode)(map, opts)?;
     ev.detection = Some(opts.detection);

@@ -32,7 +32,7 @@ pub fn agent_version(provider: Provider) -> &'static str {
 }
 
 /// The native events the table describes, in documentation order (the
-/// same list as [`crate::dialect::native_events`]).
+/// same list as `dialect::native_events`; a test keeps them equal).
 pub fn events(provider: Provider) -> Vec<&'static str> {
     table::agent(provider)
         .events
@@ -100,12 +100,12 @@ pub fn file_stem(provider: Provider, event: &str) -> String {
             .collect()
     };
     let stem = safe(event);
-    let events = crate::dialect::native_events(provider);
+    let events = table::agent(provider).events;
     let earlier = events
         .iter()
-        .take_while(|e| **e != event)
-        .any(|e| safe(e).eq_ignore_ascii_case(&stem));
-    if earlier && events.contains(&event) {
+        .take_while(|e| e.name != event)
+        .any(|e| safe(e.name).eq_ignore_ascii_case(&stem));
+    if earlier && events.iter().any(|e| e.name == event) {
         format!("{stem}.2")
     } else {
         stem
