@@ -82,6 +82,7 @@ WRAPPED: Dict[str, str] = {
 }
 
 EXCLUDED: Dict[str, str] = {
+    "schema": "the JSON Schemas ship as package data (agenthooks/schemas/, read with importlib.resources; tests/test_schemas.py); drift is recorded by the core's hook runtime",
     "simulate": "the test kit's core (issue 17): exposed as _native.predict_json / simulate_json / fixture_corpus_json / scenario_payloads_json / verdict_json for agenthooks.testing",
     "testing": "the Rust test kit (issue 17); Python's is agenthooks.testing over the same _native JSON functions",
     "dispatch": "the engine under Router (router.py drives _native.RouterTable); not an author API",
