@@ -143,6 +143,9 @@ pub fn decode_vec(
     }
 }
 
+/// A look at the parsed payload object (see [`decode_vec_inspecting`]).
+pub type Inspect<'a> = &'a mut dyn FnMut(&Map<String, Value>);
+
 /// [`decode_vec`], showing `inspect` the parsed payload object before the
 /// dialect consumes it (the runtime takes its key shape for drift
 /// detection, `crate::schema::drift`).
@@ -150,7 +153,7 @@ pub fn decode_vec_inspecting(
     provider: Provider,
     payload: Vec<u8>,
     opts: &DecodeOptions,
-    inspect: &mut dyn FnMut(&Map<String, Value>),
+    inspect: Inspect<'_>,
 ) -> Result<Event, (Error, Vec<u8>)> {
     match decode_fields_inspecting(provider, &payload, opts, Some(inspect)) {
         Ok(mut ev) => {
@@ -169,7 +172,7 @@ fn decode_fields_inspecting(
     provider: Provider,
     payload: &[u8],
     opts: &DecodeOptions,
-    inspect: Option<&mut dyn FnMut(&Map<String, Value>)>,
+    inspect: Option<Inspect<'_>>,
 ) -> Result<Event, Error> {
     let map = parse_object(payload, opts.max_bytes)?;
     if let Some(f) = inspect {
