@@ -2,7 +2,7 @@
 //! answer (sources: docs/protocols/claude-code.md, the dialect's decoder and
 //! encoder, and the real-agent captures in fixtures/claude-code/).
 
-use super::{A, AgentTable, B, EventSpec, Field, I, N, NUL, O, Out, S, ev, f};
+use super::{A, ANY, AgentTable, B, EventSpec, Field, I, N, NUL, O, Out, S, ev, f};
 use crate::model::Provider;
 
 pub(crate) static TABLE: AgentTable = AgentTable {
@@ -52,6 +52,7 @@ const EVENTS: &[EventSpec] = &[
             "context_tokens",
             "prompt_cache_likely_expired",
             "estimated_cache_write_usd",
+            "session_title",
         ],
         Out::Json(&[
             "continue",
@@ -72,13 +73,20 @@ const EVENTS: &[EventSpec] = &[
     ev(
         "InstructionsLoaded",
         "CLAUDE.md / rules file loaded.",
-        &["file_path", "memory_type", "load_reason"],
+        &[
+            "file_path",
+            "memory_type",
+            "load_reason",
+            "globs",
+            "trigger_file_path",
+            "parent_file_path",
+        ],
         Out::Json(&["continue", "stopReason", "suppressOutput", "systemMessage"]),
     ),
     ev(
         "UserPromptSubmit",
         "Prompt submitted, before model.",
-        &["permission_mode!", "prompt!"],
+        &["permission_mode!", "prompt!", "UserPromptSubmit:source"],
         Out::Json(&[
             "continue",
             "stopReason",
@@ -309,7 +317,13 @@ const EVENTS: &[EventSpec] = &[
     ev(
         "TaskCreated",
         "Task created via `TaskCreate`.",
-        &["task_id", "task_subject", "task_description"],
+        &[
+            "task_id",
+            "task_subject",
+            "task_description",
+            "teammate_name",
+            "team_name",
+        ],
         Out::Json(&[
             "continue",
             "stopReason",
@@ -322,7 +336,13 @@ const EVENTS: &[EventSpec] = &[
     ev(
         "TaskCompleted",
         "Task being marked done.",
-        &["task_id", "task_subject", "task_description"],
+        &[
+            "task_id",
+            "task_subject",
+            "task_description",
+            "teammate_name",
+            "team_name",
+        ],
         Out::Json(&["continue", "stopReason", "suppressOutput", "systemMessage"]),
     ),
     ev(
@@ -349,7 +369,13 @@ const EVENTS: &[EventSpec] = &[
     ev(
         "StopFailure",
         "Turn ended by API error.",
-        &["effort", "effort.level", "error", "last_assistant_message"],
+        &[
+            "effort",
+            "effort.level",
+            "error",
+            "error_details",
+            "last_assistant_message",
+        ],
         Out::Json(&["continue", "stopReason", "suppressOutput", "systemMessage"]),
     ),
     ev(
@@ -411,7 +437,14 @@ const EVENTS: &[EventSpec] = &[
     ev(
         "Elicitation",
         "MCP server asks for input.",
-        &["mcp_server_name", "message", "mode", "requested_schema"],
+        &[
+            "mcp_server_name",
+            "message",
+            "mode",
+            "requested_schema",
+            "url",
+            "elicitation_id",
+        ],
         Out::Json(&[
             "continue",
             "stopReason",
@@ -426,7 +459,13 @@ const EVENTS: &[EventSpec] = &[
     ev(
         "ElicitationResult",
         "User answered an elicitation.",
-        &["mcp_server_name", "mode", "action"],
+        &[
+            "mcp_server_name",
+            "mode",
+            "action",
+            "elicitation_id",
+            "content",
+        ],
         Out::Json(&["continue", "stopReason", "suppressOutput", "systemMessage"]),
     ),
     ev(
@@ -470,6 +509,53 @@ const EVENTS: &[EventSpec] = &[
 ];
 
 const GLOSSARY: &[Field] = &[
+    // Documented (claude-code.md §3) but not seen in 2.1.328's captures.
+    f(
+        "session_title",
+        S,
+        "Session title (SessionStart; documented, not seen in 2.1.328).",
+    ),
+    f(
+        "globs",
+        A,
+        "The rule's path globs (documented, not seen in 2.1.328).",
+    )
+    .items(&[f("", S, "A glob.")]),
+    f(
+        "trigger_file_path",
+        S,
+        "The file whose access loaded the rule (documented, not seen in 2.1.328).",
+    ),
+    f(
+        "parent_file_path",
+        S,
+        "The file that included this one (documented, not seen in 2.1.328).",
+    ),
+    f(
+        "UserPromptSubmit:source",
+        S,
+        "Where the prompt came from (declared by the binary's schema, rolling out; not seen in 2.1.328).",
+    ),
+    f(
+        "error_details",
+        ANY,
+        "Details of the API error (documented, not seen in 2.1.328).",
+    ),
+    f(
+        "url",
+        S,
+        "The URL to open (url mode; documented, not seen in 2.1.328).",
+    ),
+    f(
+        "elicitation_id",
+        S,
+        "Elicitation id (documented, not seen in 2.1.328).",
+    ),
+    f(
+        "content",
+        O,
+        "The submitted form values (accept; documented, not seen in 2.1.328).",
+    ),
     f("action", S, "The user's answer: accept, decline or cancel."),
     f(
         "agent_id",
