@@ -723,8 +723,8 @@ def gen_py_agent(a: AgentView) -> str:
     L = [
         f'"""The typed native inputs of ``{a.id}`` (agent version {a.version or "unknown"}).',
         "",
-        "One TypedDict per native event: ``event.native()`` returns the payload as a",
-        "dict; annotate it (or ``typing.cast``) with the event's TypedDict.",
+        "One TypedDict per native event: ``event.native(View)`` returns the payload",
+        "(parsed once) typed as ``View``, after checking the event is that one.",
         "",
         f'{HEADER}"""',
         "",
@@ -759,6 +759,10 @@ def gen_py_agent(a: AgentView) -> str:
         L.append(f"    {json.dumps(ev.native)}: {ev.name},")
     L.append("}")
     L.append("")
+    L.append("# What `Event.native(view)` checks the event against.")
+    L.append("for _name, _view in EVENTS.items():")
+    L.append("    setattr(_view, \"__native_event__\", (AGENT, _name))")
+    L.append("")
     return "\n".join(L)
 
 
@@ -767,12 +771,14 @@ def gen_py_init(agents: list[AgentView]) -> str:
         '"""Typed native views: per agent and native event, a TypedDict of the input',
         "fields the agent sends, generated from the published JSON Schemas.",
         "",
-        "``event.native()`` returns the raw payload as a dict (parsed once); the",
-        "TypedDicts here type it::",
+        "``event.native()`` returns the raw payload as a dict (parsed once);",
+        "``event.native(View)`` checks that the event is the one of a TypedDict",
+        "here and returns the payload typed as it::",
         "",
         "    from agenthooks.native import claude_code",
         "",
-        "    pre: claude_code.PreToolUse = event.native()  # type: ignore[assignment]",
+        "    pre = event.native(claude_code.PreToolUse)",
+        "    print(pre[\"tool_name\"])",
         "",
         f'{HEADER}"""',
         "",
@@ -828,9 +834,9 @@ def gen_ts(agents: list[AgentView]) -> str:
         f"// {HEADER}",
         "//",
         "// Typed native views: per agent (namespace) and native event (interface),",
-        "// the input fields the agent sends. `event.native()` returns the payload;",
-        "// narrow it with the agent's `Input` map, e.g.",
-        "//   const pre = event.native() as native.claude_code.PreToolUse",
+        "// the input fields the agent sends. `event.native(agent, name)` returns the",
+        "// payload (parsed once) typed by them, after checking the event is that one:",
+        "//   const pre = event.native('claude-code', 'PreToolUse') // native.claude_code.PreToolUse",
         "",
         "/** Any JSON value. */",
         "export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue }",
@@ -849,7 +855,7 @@ def gen_ts(agents: list[AgentView]) -> str:
                     L.append(f"    {ts_key(f.wire)}{'' if f.required else '?'}: {ts_type(f.ty)}")
                     pass
                 L.append("    /** Fields the schema does not declare. */")
-                L.append("    [key: string]: JsonValue | undefined")
+                L.append("    [key: string]: unknown")
                 L.append("  }")
         L.append("  /** Native event name -> its input. */")
         L.append("  interface Input {")

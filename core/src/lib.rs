@@ -35,6 +35,7 @@ pub mod matrix;
 pub mod mcp;
 pub mod mode;
 pub mod model;
+pub mod native;
 pub mod quirks;
 pub mod schema;
 
