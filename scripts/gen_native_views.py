@@ -749,8 +749,15 @@ def gen_py_agent(a: AgentView) -> str:
             elif all(py_ident_ok(f.wire) for f in st.fields):
                 L += py_typeddict(st.name, st.doc, st.fields, bool(req) or not st.fields, None)
             elif req and opt:
-                # Functional syntax cannot mix; everything optional then.
-                L += py_typeddict(st.name, st.doc, st.fields, False, None)
+                # Wire names that are not identifiers need the functional
+                # syntax, which cannot mix required and optional keys: one
+                # base of each, and the view a class over both.
+                L += py_typeddict(f"_{st.name}Required", st.doc, req, True, None)
+                L += py_typeddict(f"_{st.name}Optional", st.doc, opt, False, None)
+                L.append(f"class {st.name}(_{st.name}Required, _{st.name}Optional):")
+                L.append(f"    {json.dumps(st.doc or '(no description)')}")
+                L.append("")
+                L.append("")
             else:
                 L += py_typeddict(st.name, st.doc, st.fields, bool(req), None)
     L.append("# Native event name -> its TypedDict.")

@@ -22,6 +22,8 @@ use crate::response::PyCapability;
 #[pyclass(module = "agenthooks._native", name = "Event", subclass, frozen)]
 pub struct PyEvent {
     pub(crate) inner: Arc<Event>,
+    /// The payload as Python values, built by the first `native()` call.
+    native: OnceLock<Py<PyAny>>,
 }
 
 fn opt(s: &Option<String>) -> Option<&str> {
@@ -192,6 +194,59 @@ impl PyEvent {
     /// The payload parsed (parsed on each call; keep the result).
     fn raw_json<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         to_py(py, &self.inner.raw_json())
+    }
+    /// The payload as the agent sent it (a dict for the object payloads of
+    /// every agent), parsed once on the first call and then the same
+    /// object; typed per agent and event by the TypedDicts of
+    /// `agenthooks.native` (generated from the published JSON Schemas).
+    /// Read it, do not modify it.
+    ///
+    /// `native(view)` with one of those TypedDicts (e.g.
+    /// `agenthooks.native.claude_code.PreToolUse`) first checks that the
+    /// event is that agent's event (else `invalid_argument`), and types the
+    /// result as that TypedDict.
+    #[pyo3(signature = (view=None))]
+    fn native<'py>(
+        &self,
+        py: Python<'py>,
+        view: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if let Some(view) = view {
+            let want: Option<(String, String)> = view
+                .getattr("__native_event__")
+                .ok()
+                .and_then(|w| w.extract().ok());
+            let Some((agent, name)) = want else {
+                return Err(crate::error::to_py_err(agenthooks::Error::InvalidArgument {
+                    message: "native(view): view must be a TypedDict of agenthooks.native".into(),
+                }));
+            };
+            if agent != self.inner.provider.id() || name != self.inner.native_name {
+                return Err(crate::error::to_py_err(agenthooks::Error::InvalidArgument {
+                    message: format!(
+                        "a {agent} {name} view of a {} {} event",
+                        self.inner.provider.id(),
+                        self.inner.native_name
+                    ),
+                }));
+            }
+        }
+        if let Some(v) = self.native.get() {
+            return Ok(v.bind(py).clone());
+        }
+        // Python's own parser: the payload exactly (deep nesting, lone
+        // surrogates), like `json.loads(event.raw)`; the core's reading
+        // when that fails (nesting beyond Python's recursion limit).
+        let v = match py
+            .import("json")
+            .and_then(|j| j.call_method1("loads", (PyBytes::new(py, &self.inner.raw),)))
+        {
+            Ok(v) => v.unbind(),
+            Err(_) => to_py(py, &self.inner.raw_json())?.unbind(),
+        };
+        // Another thread may have won the race: every caller then gets its value.
+        let v = self.native.get_or_init(|| v);
+        Ok(v.bind(py).clone())
     }
     /// The canonical JSON, `raw` spliced in verbatim (what `agenthooks decode` prints).
     fn to_json(&self) -> String {
@@ -658,7 +713,10 @@ plain_kind!(
 /// The event as an instance of its kind's class.
 pub fn event_to_py(py: Python<'_>, ev: Arc<Event>) -> PyResult<Bound<'_, PyAny>> {
     let kind = ev.kind;
-    let base = PyClassInitializer::from(PyEvent { inner: ev });
+    let base = PyClassInitializer::from(PyEvent {
+        inner: ev,
+        native: OnceLock::new(),
+    });
     macro_rules! new {
         ($ty:ident) => {
             Bound::new(py, base.add_subclass($ty)).map(Bound::into_any)

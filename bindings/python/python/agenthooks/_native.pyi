@@ -2,7 +2,21 @@
 # Checked against the built module by `mypy.stubtest` in the test suite
 # (allowlist: bindings/python/stubtest-allowlist.txt).
 
-from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple, Union, final
+from typing import (
+    Any,
+    ClassVar,
+    Dict,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    Type,
+    TypeVar,
+    Union,
+    final,
+    overload,
+)
 
 from typing_extensions import disjoint_base
 
@@ -10,6 +24,8 @@ __version__: str
 DEFAULT_MAX_BYTES: int
 
 _Payload = Union[bytes, bytearray, str]
+# A TypedDict of agenthooks.native (Event.native(view)).
+_View = TypeVar("_View", bound=Mapping[str, object])
 
 # -- errors --------------------------------------------------------------
 
@@ -174,6 +190,10 @@ class Event:
     @property
     def raw(self) -> bytes: ...
     def raw_json(self) -> Any: ...
+    @overload
+    def native(self, view: None = None) -> Dict[str, Any]: ...
+    @overload
+    def native(self, view: Type[_View]) -> _View: ...
     def to_json(self) -> str: ...
     @property
     def capability(self) -> Capability: ...

@@ -458,26 +458,42 @@ class UserPromptSubmit(_UserPromptSubmitRequired, total=False):
     "Turn id."
 
 
-AgentTurnComplete = TypedDict(
-    "AgentTurnComplete",
+_AgentTurnCompleteRequired = TypedDict(
+    "_AgentTurnCompleteRequired",
     {
-        "client": str,
         "cwd": str,
-        "hook_event_name": str,
         "input-messages": List[str],
         "last-assistant-message": Optional[str],
-        "model": str,
-        "permission_mode": str,
-        "session_id": Any,
         "thread-id": str,
-        "transcript_path": Optional[str],
         "turn-id": str,
-        "turn_id": str,
         "type": str,
     },
-    total=False,
+    total=True,
 )
-AgentTurnComplete.__doc__ = "The legacy `notify` program: a turn completed (payload as argv JSON, kebab-case keys). The payload codex 0.171.0 sends to a hook on `agent-turn-complete` (docs/protocols/codex.md)."
+_AgentTurnCompleteRequired.__doc__ = "The legacy `notify` program: a turn completed (payload as argv JSON, kebab-case keys). The payload codex 0.171.0 sends to a hook on `agent-turn-complete` (docs/protocols/codex.md)."
+
+
+class _AgentTurnCompleteOptional(TypedDict, total=False):
+    "The legacy `notify` program: a turn completed (payload as argv JSON, kebab-case keys). The payload codex 0.171.0 sends to a hook on `agent-turn-complete` (docs/protocols/codex.md)."
+
+    client: str
+    "The client that runs the session (e.g. codex-tui, codex_exec)."
+    hook_event_name: str
+    "Native event name."
+    model: str
+    "Model name."
+    permission_mode: str
+    "Permission mode (e.g. default, plan, acceptEdits, bypassPermissions)."
+    session_id: Any
+    "Session id."
+    transcript_path: Optional[str]
+    "Path to the rollout transcript (null for ephemeral sessions)."
+    turn_id: str
+    "Turn id."
+
+
+class AgentTurnComplete(_AgentTurnCompleteRequired, _AgentTurnCompleteOptional):
+    "The legacy `notify` program: a turn completed (payload as argv JSON, kebab-case keys). The payload codex 0.171.0 sends to a hook on `agent-turn-complete` (docs/protocols/codex.md)."
 
 
 # Native event name -> its TypedDict.
