@@ -614,7 +614,7 @@ def gen_go_agent(a: AgentView) -> str:
     for ev in a.events:
         for i, st in enumerate(ev.structs):
             gname = st.name + "Input" if i == 0 else st.name
-            L += go_comment(st.doc, "")
+            L += go_comment(f"{gname}: {st.doc or '(no description)'}", "")
             L.append(f"type {gname} struct {{")
             for f, ident in zip(st.fields, go_field_idents(st)):
                 optional = not f.required or f.ty.nullable
@@ -628,7 +628,7 @@ def gen_go_agent(a: AgentView) -> str:
             L.append("")
         top = ev.structs[0]
         req = [f.wire for f in top.fields if f.required]
-        L.append(f"// {ev.name} reads the typed input of a {json.dumps(ev.native)[1:-1]} event of {a.id}")
+        L.append(f"// {ev.name} reads the typed input of the {a.id} event {json.dumps(ev.native)[1:-1]}")
         L.append("// from its raw payload: an event of another agent or event, a missing")
         L.append("// required field or a field of the wrong type is an error.")
         L.append(f"func {ev.name}(e *agenthooks.Event) (*{ev.name}Input, error) {{")

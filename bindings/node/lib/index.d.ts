@@ -3,6 +3,11 @@
 // policies, responses) use the canonical JSON's snake_case keys, the same in
 // every language; functions and options are camelCase.
 
+import type { NativeInputs } from './native'
+/** Typed native views: one namespace per agent, one interface per native event (generated). */
+export type * as native from './native'
+export type { NativeInputs } from './native'
+
 /** A JSON value. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue }
 /** A JSON object. */
@@ -170,6 +175,21 @@ export interface EventBase {
   readonly modeSignal?: string | null
   /** The payload, verbatim (parsed); `rawText(event)` gives the exact text. */
   raw: JsonValue
+  /**
+   * The payload as the agent sent it (`raw`, parsed once), untyped; with
+   * an agent and native event name, first checks the event is that one
+   * (else throws `invalid_argument`) and types it by the generated native
+   * view (`native.claude_code.PreToolUse`, ...: lib/native.d.ts, from the
+   * published JSON Schemas). Not enumerable; absent on events built as
+   * plain objects.
+   */
+  readonly native?: NativeAccessor
+}
+
+/** `event.native`: see {@link EventBase.native}. */
+export interface NativeAccessor {
+  (): JsonValue
+  <A extends keyof NativeInputs, E extends keyof NativeInputs[A]>(agent: A, event: E): NativeInputs[A][E]
 }
 
 /** `tool.pre`: a tool is about to run. */

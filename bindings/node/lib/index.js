@@ -101,8 +101,20 @@ function eventOf(ne) {
   if (native.eventHasOutput(ne)) lazyMember(ev, 'output', () => JSON.parse(native.eventOutputJson(ne)))
   lazyMember(ev, 'raw', () => JSON.parse(native.eventRawText(ne)))
   sessionModeMembers(ev, ne)
+  Object.defineProperty(ev, 'native', { configurable: true, writable: true, value: nativeInput })
   Object.defineProperty(ev, NATIVE, { value: ne })
   return ev
+}
+
+// `event.native()`: the payload as the agent sent it (`raw`, parsed once on
+// first use), typed per agent and native event by lib/native.d.ts (generated
+// from the published JSON Schemas). `event.native(agent, name)` first
+// checks the event is that one (else `invalid_argument`). Not enumerable.
+function nativeInput(agent, name) {
+  if (agent !== undefined && (this.provider !== agent || this.native_name !== name)) {
+    throw jsError('invalid_argument', `a ${agent} ${name} view of a ${this.provider} ${this.native_name} event`)
+  }
+  return this.raw
 }
 
 // `interactive` (true / false / null: unknown) and `modeSignal` (the

@@ -18,7 +18,7 @@ const Agent = "claude-code"
 // keep the import used when no event has an open field
 var _ json.RawMessage
 
-// Settings/skills file changed. The payload claude-code 2.1.328 sends to a hook on `ConfigChange` (docs/protocols/claude-code.md).
+// ConfigChangeInput: Settings/skills file changed. The payload claude-code 2.1.328 sends to a hook on `ConfigChange` (docs/protocols/claude-code.md).
 type ConfigChangeInput struct {
 	// Subagent instance id (only inside a subagent).
 	AgentId *string `json:"agent_id,omitempty"`
@@ -44,13 +44,13 @@ type ConfigChangeInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// Reasoning effort of the model, when it supports effort.
+// ConfigChangeEffort: Reasoning effort of the model, when it supports effort.
 type ConfigChangeEffort struct {
 	// Effort level: low, medium, high, xhigh, max.
 	Level *string `json:"level,omitempty"`
 }
 
-// ConfigChange reads the typed input of a ConfigChange event of claude-code
+// ConfigChange reads the typed input of the claude-code event ConfigChange
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func ConfigChange(e *agenthooks.Event) (*ConfigChangeInput, error) {
@@ -61,7 +61,7 @@ func ConfigChange(e *agenthooks.Event) (*ConfigChangeInput, error) {
 	return &v, nil
 }
 
-// Working directory changed. The payload claude-code 2.1.328 sends to a hook on `CwdChanged` (docs/protocols/claude-code.md).
+// CwdChangedInput: Working directory changed. The payload claude-code 2.1.328 sends to a hook on `CwdChanged` (docs/protocols/claude-code.md).
 type CwdChangedInput struct {
 	// Subagent instance id (only inside a subagent).
 	AgentId *string `json:"agent_id,omitempty"`
@@ -87,13 +87,13 @@ type CwdChangedInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// Reasoning effort of the model, when it supports effort.
+// CwdChangedEffort: Reasoning effort of the model, when it supports effort.
 type CwdChangedEffort struct {
 	// Effort level: low, medium, high, xhigh, max.
 	Level *string `json:"level,omitempty"`
 }
 
-// CwdChanged reads the typed input of a CwdChanged event of claude-code
+// CwdChanged reads the typed input of the claude-code event CwdChanged
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func CwdChanged(e *agenthooks.Event) (*CwdChangedInput, error) {
@@ -104,7 +104,7 @@ func CwdChanged(e *agenthooks.Event) (*CwdChangedInput, error) {
 	return &v, nil
 }
 
-// `/add-dir` or SDK `register_repo_root`. The payload claude-code 2.1.328 sends to a hook on `DirectoryAdded` (docs/protocols/claude-code.md).
+// DirectoryAddedInput: `/add-dir` or SDK `register_repo_root`. The payload claude-code 2.1.328 sends to a hook on `DirectoryAdded` (docs/protocols/claude-code.md).
 type DirectoryAddedInput struct {
 	// Subagent instance id (only inside a subagent).
 	AgentId *string `json:"agent_id,omitempty"`
@@ -130,13 +130,13 @@ type DirectoryAddedInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// Reasoning effort of the model, when it supports effort.
+// DirectoryAddedEffort: Reasoning effort of the model, when it supports effort.
 type DirectoryAddedEffort struct {
 	// Effort level: low, medium, high, xhigh, max.
 	Level *string `json:"level,omitempty"`
 }
 
-// DirectoryAdded reads the typed input of a DirectoryAdded event of claude-code
+// DirectoryAdded reads the typed input of the claude-code event DirectoryAdded
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func DirectoryAdded(e *agenthooks.Event) (*DirectoryAddedInput, error) {
@@ -147,7 +147,7 @@ func DirectoryAdded(e *agenthooks.Event) (*DirectoryAddedInput, error) {
 	return &v, nil
 }
 
-// MCP server asks for input. The payload claude-code 2.1.328 sends to a hook on `Elicitation` (docs/protocols/claude-code.md).
+// ElicitationInput: MCP server asks for input. The payload claude-code 2.1.328 sends to a hook on `Elicitation` (docs/protocols/claude-code.md).
 type ElicitationInput struct {
 	// Subagent instance id (only inside a subagent).
 	AgentId *string `json:"agent_id,omitempty"`
@@ -177,13 +177,13 @@ type ElicitationInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// Reasoning effort of the model, when it supports effort.
+// ElicitationEffort: Reasoning effort of the model, when it supports effort.
 type ElicitationEffort struct {
 	// Effort level: low, medium, high, xhigh, max.
 	Level *string `json:"level,omitempty"`
 }
 
-// Elicitation reads the typed input of a Elicitation event of claude-code
+// Elicitation reads the typed input of the claude-code event Elicitation
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func Elicitation(e *agenthooks.Event) (*ElicitationInput, error) {
@@ -194,7 +194,7 @@ func Elicitation(e *agenthooks.Event) (*ElicitationInput, error) {
 	return &v, nil
 }
 
-// User answered an elicitation. The payload claude-code 2.1.328 sends to a hook on `ElicitationResult` (docs/protocols/claude-code.md).
+// ElicitationResultInput: User answered an elicitation. The payload claude-code 2.1.328 sends to a hook on `ElicitationResult` (docs/protocols/claude-code.md).
 type ElicitationResultInput struct {
 	// The user's answer: accept, decline or cancel.
 	Action *string `json:"action,omitempty"`
@@ -222,13 +222,13 @@ type ElicitationResultInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// Reasoning effort of the model, when it supports effort.
+// ElicitationResultEffort: Reasoning effort of the model, when it supports effort.
 type ElicitationResultEffort struct {
 	// Effort level: low, medium, high, xhigh, max.
 	Level *string `json:"level,omitempty"`
 }
 
-// ElicitationResult reads the typed input of a ElicitationResult event of claude-code
+// ElicitationResult reads the typed input of the claude-code event ElicitationResult
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func ElicitationResult(e *agenthooks.Event) (*ElicitationResultInput, error) {
@@ -239,7 +239,7 @@ func ElicitationResult(e *agenthooks.Event) (*ElicitationResultInput, error) {
 	return &v, nil
 }
 
-// Watched file changed on disk. The payload claude-code 2.1.328 sends to a hook on `FileChanged` (docs/protocols/claude-code.md).
+// FileChangedInput: Watched file changed on disk. The payload claude-code 2.1.328 sends to a hook on `FileChanged` (docs/protocols/claude-code.md).
 type FileChangedInput struct {
 	// Subagent instance id (only inside a subagent).
 	AgentId *string `json:"agent_id,omitempty"`
@@ -265,13 +265,13 @@ type FileChangedInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// Reasoning effort of the model, when it supports effort.
+// FileChangedEffort: Reasoning effort of the model, when it supports effort.
 type FileChangedEffort struct {
 	// Effort level: low, medium, high, xhigh, max.
 	Level *string `json:"level,omitempty"`
 }
 
-// FileChanged reads the typed input of a FileChanged event of claude-code
+// FileChanged reads the typed input of the claude-code event FileChanged
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func FileChanged(e *agenthooks.Event) (*FileChangedInput, error) {
@@ -282,7 +282,7 @@ func FileChanged(e *agenthooks.Event) (*FileChangedInput, error) {
 	return &v, nil
 }
 
-// CLAUDE.md / rules file loaded. The payload claude-code 2.1.328 sends to a hook on `InstructionsLoaded` (docs/protocols/claude-code.md).
+// InstructionsLoadedInput: CLAUDE.md / rules file loaded. The payload claude-code 2.1.328 sends to a hook on `InstructionsLoaded` (docs/protocols/claude-code.md).
 type InstructionsLoadedInput struct {
 	// Subagent instance id (only inside a subagent).
 	AgentId *string `json:"agent_id,omitempty"`
@@ -310,13 +310,13 @@ type InstructionsLoadedInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// Reasoning effort of the model, when it supports effort.
+// InstructionsLoadedEffort: Reasoning effort of the model, when it supports effort.
 type InstructionsLoadedEffort struct {
 	// Effort level: low, medium, high, xhigh, max.
 	Level *string `json:"level,omitempty"`
 }
 
-// InstructionsLoaded reads the typed input of a InstructionsLoaded event of claude-code
+// InstructionsLoaded reads the typed input of the claude-code event InstructionsLoaded
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func InstructionsLoaded(e *agenthooks.Event) (*InstructionsLoadedInput, error) {
@@ -327,7 +327,7 @@ func InstructionsLoaded(e *agenthooks.Event) (*InstructionsLoadedInput, error) {
 	return &v, nil
 }
 
-// Assistant text displayed (batches). The payload claude-code 2.1.328 sends to a hook on `MessageDisplay` (docs/protocols/claude-code.md).
+// MessageDisplayInput: Assistant text displayed (batches). The payload claude-code 2.1.328 sends to a hook on `MessageDisplay` (docs/protocols/claude-code.md).
 type MessageDisplayInput struct {
 	// Subagent instance id (only inside a subagent).
 	AgentId *string `json:"agent_id,omitempty"`
@@ -359,13 +359,13 @@ type MessageDisplayInput struct {
 	TurnId *string `json:"turn_id,omitempty"`
 }
 
-// Reasoning effort of the model, when it supports effort.
+// MessageDisplayEffort: Reasoning effort of the model, when it supports effort.
 type MessageDisplayEffort struct {
 	// Effort level: low, medium, high, xhigh, max.
 	Level *string `json:"level,omitempty"`
 }
 
-// MessageDisplay reads the typed input of a MessageDisplay event of claude-code
+// MessageDisplay reads the typed input of the claude-code event MessageDisplay
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func MessageDisplay(e *agenthooks.Event) (*MessageDisplayInput, error) {
@@ -376,7 +376,7 @@ func MessageDisplay(e *agenthooks.Event) (*MessageDisplayInput, error) {
 	return &v, nil
 }
 
-// Notification sent. The payload claude-code 2.1.328 sends to a hook on `Notification` (docs/protocols/claude-code.md).
+// NotificationInput: Notification sent. The payload claude-code 2.1.328 sends to a hook on `Notification` (docs/protocols/claude-code.md).
 type NotificationInput struct {
 	// Subagent instance id (only inside a subagent).
 	AgentId *string `json:"agent_id,omitempty"`
@@ -404,13 +404,13 @@ type NotificationInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// Reasoning effort of the model, when it supports effort.
+// NotificationEffort: Reasoning effort of the model, when it supports effort.
 type NotificationEffort struct {
 	// Effort level: low, medium, high, xhigh, max.
 	Level *string `json:"level,omitempty"`
 }
 
-// Notification reads the typed input of a Notification event of claude-code
+// Notification reads the typed input of the claude-code event Notification
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func Notification(e *agenthooks.Event) (*NotificationInput, error) {
@@ -421,7 +421,7 @@ func Notification(e *agenthooks.Event) (*NotificationInput, error) {
 	return &v, nil
 }
 
-// Auto mode denied a call. The payload claude-code 2.1.328 sends to a hook on `PermissionDenied` (docs/protocols/claude-code.md).
+// PermissionDeniedInput: Auto mode denied a call. The payload claude-code 2.1.328 sends to a hook on `PermissionDenied` (docs/protocols/claude-code.md).
 type PermissionDeniedInput struct {
 	// Subagent instance id (only inside a subagent).
 	AgentId *string `json:"agent_id,omitempty"`
@@ -451,13 +451,13 @@ type PermissionDeniedInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// Reasoning effort of the model, when it supports effort.
+// PermissionDeniedEffort: Reasoning effort of the model, when it supports effort.
 type PermissionDeniedEffort struct {
 	// Effort level: low, medium, high, xhigh, max.
 	Level *string `json:"level,omitempty"`
 }
 
-// PermissionDenied reads the typed input of a PermissionDenied event of claude-code
+// PermissionDenied reads the typed input of the claude-code event PermissionDenied
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PermissionDenied(e *agenthooks.Event) (*PermissionDeniedInput, error) {
@@ -468,7 +468,7 @@ func PermissionDenied(e *agenthooks.Event) (*PermissionDeniedInput, error) {
 	return &v, nil
 }
 
-// About to show a permission prompt. The payload claude-code 2.1.328 sends to a hook on `PermissionRequest` (docs/protocols/claude-code.md).
+// PermissionRequestInput: About to show a permission prompt. The payload claude-code 2.1.328 sends to a hook on `PermissionRequest` (docs/protocols/claude-code.md).
 type PermissionRequestInput struct {
 	// Subagent instance id (only inside a subagent).
 	AgentId *string `json:"agent_id,omitempty"`
@@ -496,13 +496,13 @@ type PermissionRequestInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// Reasoning effort of the model, when it supports effort.
+// PermissionRequestEffort: Reasoning effort of the model, when it supports effort.
 type PermissionRequestEffort struct {
 	// Effort level: low, medium, high, xhigh, max.
 	Level string `json:"level"`
 }
 
-// PermissionRequest reads the typed input of a PermissionRequest event of claude-code
+// PermissionRequest reads the typed input of the claude-code event PermissionRequest
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PermissionRequest(e *agenthooks.Event) (*PermissionRequestInput, error) {
@@ -513,7 +513,7 @@ func PermissionRequest(e *agenthooks.Event) (*PermissionRequestInput, error) {
 	return &v, nil
 }
 
-// After compaction. The payload claude-code 2.1.328 sends to a hook on `PostCompact` (docs/protocols/claude-code.md).
+// PostCompactInput: After compaction. The payload claude-code 2.1.328 sends to a hook on `PostCompact` (docs/protocols/claude-code.md).
 type PostCompactInput struct {
 	// Subagent instance id (only inside a subagent).
 	AgentId *string `json:"agent_id,omitempty"`
@@ -539,13 +539,13 @@ type PostCompactInput struct {
 	Trigger *string `json:"trigger,omitempty"`
 }
 
-// Reasoning effort of the model, when it supports effort.
+// PostCompactEffort: Reasoning effort of the model, when it supports effort.
 type PostCompactEffort struct {
 	// Effort level: low, medium, high, xhigh, max.
 	Level *string `json:"level,omitempty"`
 }
 
-// PostCompact reads the typed input of a PostCompact event of claude-code
+// PostCompact reads the typed input of the claude-code event PostCompact
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PostCompact(e *agenthooks.Event) (*PostCompactInput, error) {
@@ -556,7 +556,7 @@ func PostCompact(e *agenthooks.Event) (*PostCompactInput, error) {
 	return &v, nil
 }
 
-// After the session model changed. The payload claude-code 2.1.328 sends to a hook on `PostModelSwitch` (docs/protocols/claude-code.md).
+// PostModelSwitchInput: After the session model changed. The payload claude-code 2.1.328 sends to a hook on `PostModelSwitch` (docs/protocols/claude-code.md).
 type PostModelSwitchInput struct {
 	// Subagent instance id (only inside a subagent).
 	AgentId *string `json:"agent_id,omitempty"`
@@ -596,13 +596,13 @@ type PostModelSwitchInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// Reasoning effort of the model, when it supports effort.
+// PostModelSwitchEffort: Reasoning effort of the model, when it supports effort.
 type PostModelSwitchEffort struct {
 	// Effort level: low, medium, high, xhigh, max.
 	Level *string `json:"level,omitempty"`
 }
 
-// PostModelSwitch reads the typed input of a PostModelSwitch event of claude-code
+// PostModelSwitch reads the typed input of the claude-code event PostModelSwitch
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PostModelSwitch(e *agenthooks.Event) (*PostModelSwitchInput, error) {
@@ -613,7 +613,7 @@ func PostModelSwitch(e *agenthooks.Event) (*PostModelSwitchInput, error) {
 	return &v, nil
 }
 
-// All parallel calls of a batch resolved. The payload claude-code 2.1.328 sends to a hook on `PostToolBatch` (docs/protocols/claude-code.md).
+// PostToolBatchInput: All parallel calls of a batch resolved. The payload claude-code 2.1.328 sends to a hook on `PostToolBatch` (docs/protocols/claude-code.md).
 type PostToolBatchInput struct {
 	// Subagent instance id (only inside a subagent).
 	AgentId *string `json:"agent_id,omitempty"`
@@ -637,13 +637,13 @@ type PostToolBatchInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// Reasoning effort of the model, when it supports effort.
+// PostToolBatchEffort: Reasoning effort of the model, when it supports effort.
 type PostToolBatchEffort struct {
 	// Effort level: low, medium, high, xhigh, max.
 	Level *string `json:"level,omitempty"`
 }
 
-// PostToolBatch reads the typed input of a PostToolBatch event of claude-code
+// PostToolBatch reads the typed input of the claude-code event PostToolBatch
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PostToolBatch(e *agenthooks.Event) (*PostToolBatchInput, error) {
@@ -654,7 +654,7 @@ func PostToolBatch(e *agenthooks.Event) (*PostToolBatchInput, error) {
 	return &v, nil
 }
 
-// Tool succeeded. The payload claude-code 2.1.328 sends to a hook on `PostToolUse` (docs/protocols/claude-code.md).
+// PostToolUseInput: Tool succeeded. The payload claude-code 2.1.328 sends to a hook on `PostToolUse` (docs/protocols/claude-code.md).
 type PostToolUseInput struct {
 	// Subagent instance id (only inside a subagent).
 	AgentId *string `json:"agent_id,omitempty"`
@@ -688,13 +688,13 @@ type PostToolUseInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// Reasoning effort of the model, when it supports effort.
+// PostToolUseEffort: Reasoning effort of the model, when it supports effort.
 type PostToolUseEffort struct {
 	// Effort level: low, medium, high, xhigh, max.
 	Level *string `json:"level,omitempty"`
 }
 
-// The MCP server of an MCP tool.
+// PostToolUseMcpServer: The MCP server of an MCP tool.
 type PostToolUseMcpServer struct {
 	// MCP server name.
 	Name *string `json:"name,omitempty"`
@@ -702,7 +702,7 @@ type PostToolUseMcpServer struct {
 	Source *string `json:"source,omitempty"`
 }
 
-// PostToolUse reads the typed input of a PostToolUse event of claude-code
+// PostToolUse reads the typed input of the claude-code event PostToolUse
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PostToolUse(e *agenthooks.Event) (*PostToolUseInput, error) {
@@ -713,7 +713,7 @@ func PostToolUse(e *agenthooks.Event) (*PostToolUseInput, error) {
 	return &v, nil
 }
 
-// Tool started and failed. The payload claude-code 2.1.328 sends to a hook on `PostToolUseFailure` (docs/protocols/claude-code.md).
+// PostToolUseFailureInput: Tool started and failed. The payload claude-code 2.1.328 sends to a hook on `PostToolUseFailure` (docs/protocols/claude-code.md).
 type PostToolUseFailureInput struct {
 	// Subagent instance id (only inside a subagent).
 	AgentId *string `json:"agent_id,omitempty"`
@@ -747,13 +747,13 @@ type PostToolUseFailureInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// Reasoning effort of the model, when it supports effort.
+// PostToolUseFailureEffort: Reasoning effort of the model, when it supports effort.
 type PostToolUseFailureEffort struct {
 	// Effort level: low, medium, high, xhigh, max.
 	Level *string `json:"level,omitempty"`
 }
 
-// PostToolUseFailure reads the typed input of a PostToolUseFailure event of claude-code
+// PostToolUseFailure reads the typed input of the claude-code event PostToolUseFailure
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PostToolUseFailure(e *agenthooks.Event) (*PostToolUseFailureInput, error) {
@@ -764,7 +764,7 @@ func PostToolUseFailure(e *agenthooks.Event) (*PostToolUseFailureInput, error) {
 	return &v, nil
 }
 
-// Before compaction. The payload claude-code 2.1.328 sends to a hook on `PreCompact` (docs/protocols/claude-code.md).
+// PreCompactInput: Before compaction. The payload claude-code 2.1.328 sends to a hook on `PreCompact` (docs/protocols/claude-code.md).
 type PreCompactInput struct {
 	// Subagent instance id (only inside a subagent).
 	AgentId *string `json:"agent_id,omitempty"`
@@ -790,13 +790,13 @@ type PreCompactInput struct {
 	Trigger string `json:"trigger"`
 }
 
-// Reasoning effort of the model, when it supports effort.
+// PreCompactEffort: Reasoning effort of the model, when it supports effort.
 type PreCompactEffort struct {
 	// Effort level: low, medium, high, xhigh, max.
 	Level *string `json:"level,omitempty"`
 }
 
-// PreCompact reads the typed input of a PreCompact event of claude-code
+// PreCompact reads the typed input of the claude-code event PreCompact
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PreCompact(e *agenthooks.Event) (*PreCompactInput, error) {
@@ -807,7 +807,7 @@ func PreCompact(e *agenthooks.Event) (*PreCompactInput, error) {
 	return &v, nil
 }
 
-// Before the session model changes (seen for `/model <name>`). The payload claude-code 2.1.328 sends to a hook on `PreModelSwitch` (docs/protocols/claude-code.md).
+// PreModelSwitchInput: Before the session model changes (seen for `/model <name>`). The payload claude-code 2.1.328 sends to a hook on `PreModelSwitch` (docs/protocols/claude-code.md).
 type PreModelSwitchInput struct {
 	// Subagent instance id (only inside a subagent).
 	AgentId *string `json:"agent_id,omitempty"`
@@ -847,13 +847,13 @@ type PreModelSwitchInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// Reasoning effort of the model, when it supports effort.
+// PreModelSwitchEffort: Reasoning effort of the model, when it supports effort.
 type PreModelSwitchEffort struct {
 	// Effort level: low, medium, high, xhigh, max.
 	Level *string `json:"level,omitempty"`
 }
 
-// PreModelSwitch reads the typed input of a PreModelSwitch event of claude-code
+// PreModelSwitch reads the typed input of the claude-code event PreModelSwitch
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PreModelSwitch(e *agenthooks.Event) (*PreModelSwitchInput, error) {
@@ -864,7 +864,7 @@ func PreModelSwitch(e *agenthooks.Event) (*PreModelSwitchInput, error) {
 	return &v, nil
 }
 
-// Before a tool call. The payload claude-code 2.1.328 sends to a hook on `PreToolUse` (docs/protocols/claude-code.md).
+// PreToolUseInput: Before a tool call. The payload claude-code 2.1.328 sends to a hook on `PreToolUse` (docs/protocols/claude-code.md).
 type PreToolUseInput struct {
 	// Subagent instance id (only inside a subagent).
 	AgentId *string `json:"agent_id,omitempty"`
@@ -894,13 +894,13 @@ type PreToolUseInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// Reasoning effort of the model, when it supports effort.
+// PreToolUseEffort: Reasoning effort of the model, when it supports effort.
 type PreToolUseEffort struct {
 	// Effort level: low, medium, high, xhigh, max.
 	Level *string `json:"level,omitempty"`
 }
 
-// The MCP server of an MCP tool.
+// PreToolUseMcpServer: The MCP server of an MCP tool.
 type PreToolUseMcpServer struct {
 	// MCP server name.
 	Name *string `json:"name,omitempty"`
@@ -908,7 +908,7 @@ type PreToolUseMcpServer struct {
 	Source *string `json:"source,omitempty"`
 }
 
-// PreToolUse reads the typed input of a PreToolUse event of claude-code
+// PreToolUse reads the typed input of the claude-code event PreToolUse
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PreToolUse(e *agenthooks.Event) (*PreToolUseInput, error) {
@@ -919,7 +919,7 @@ func PreToolUse(e *agenthooks.Event) (*PreToolUseInput, error) {
 	return &v, nil
 }
 
-// Session terminates. The payload claude-code 2.1.328 sends to a hook on `SessionEnd` (docs/protocols/claude-code.md).
+// SessionEndInput: Session terminates. The payload claude-code 2.1.328 sends to a hook on `SessionEnd` (docs/protocols/claude-code.md).
 type SessionEndInput struct {
 	// Subagent instance id (only inside a subagent).
 	AgentId *string `json:"agent_id,omitempty"`
@@ -943,13 +943,13 @@ type SessionEndInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// Reasoning effort of the model, when it supports effort.
+// SessionEndEffort: Reasoning effort of the model, when it supports effort.
 type SessionEndEffort struct {
 	// Effort level: low, medium, high, xhigh, max.
 	Level *string `json:"level,omitempty"`
 }
 
-// SessionEnd reads the typed input of a SessionEnd event of claude-code
+// SessionEnd reads the typed input of the claude-code event SessionEnd
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SessionEnd(e *agenthooks.Event) (*SessionEndInput, error) {
@@ -960,7 +960,7 @@ func SessionEnd(e *agenthooks.Event) (*SessionEndInput, error) {
 	return &v, nil
 }
 
-// Session begins/resumes. The payload claude-code 2.1.328 sends to a hook on `SessionStart` (docs/protocols/claude-code.md).
+// SessionStartInput: Session begins/resumes. The payload claude-code 2.1.328 sends to a hook on `SessionStart` (docs/protocols/claude-code.md).
 type SessionStartInput struct {
 	// Subagent instance id (only inside a subagent).
 	AgentId *string `json:"agent_id,omitempty"`
@@ -994,13 +994,13 @@ type SessionStartInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// Reasoning effort of the model, when it supports effort.
+// SessionStartEffort: Reasoning effort of the model, when it supports effort.
 type SessionStartEffort struct {
 	// Effort level: low, medium, high, xhigh, max.
 	Level *string `json:"level,omitempty"`
 }
 
-// SessionStart reads the typed input of a SessionStart event of claude-code
+// SessionStart reads the typed input of the claude-code event SessionStart
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SessionStart(e *agenthooks.Event) (*SessionStartInput, error) {
@@ -1011,7 +1011,7 @@ func SessionStart(e *agenthooks.Event) (*SessionStartInput, error) {
 	return &v, nil
 }
 
-// `--init-only`, or `-p --init` / `-p --maintenance`. The payload claude-code 2.1.328 sends to a hook on `Setup` (docs/protocols/claude-code.md).
+// SetupInput: `--init-only`, or `-p --init` / `-p --maintenance`. The payload claude-code 2.1.328 sends to a hook on `Setup` (docs/protocols/claude-code.md).
 type SetupInput struct {
 	// Subagent instance id (only inside a subagent).
 	AgentId *string `json:"agent_id,omitempty"`
@@ -1035,13 +1035,13 @@ type SetupInput struct {
 	Trigger *string `json:"trigger,omitempty"`
 }
 
-// Reasoning effort of the model, when it supports effort.
+// SetupEffort: Reasoning effort of the model, when it supports effort.
 type SetupEffort struct {
 	// Effort level: low, medium, high, xhigh, max.
 	Level *string `json:"level,omitempty"`
 }
 
-// Setup reads the typed input of a Setup event of claude-code
+// Setup reads the typed input of the claude-code event Setup
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func Setup(e *agenthooks.Event) (*SetupInput, error) {
@@ -1052,7 +1052,7 @@ func Setup(e *agenthooks.Event) (*SetupInput, error) {
 	return &v, nil
 }
 
-// Main agent finished responding (not on user interrupt). The payload claude-code 2.1.328 sends to a hook on `Stop` (docs/protocols/claude-code.md).
+// StopInput: Main agent finished responding (not on user interrupt). The payload claude-code 2.1.328 sends to a hook on `Stop` (docs/protocols/claude-code.md).
 type StopInput struct {
 	// Subagent instance id (only inside a subagent).
 	AgentId *string `json:"agent_id,omitempty"`
@@ -1082,13 +1082,13 @@ type StopInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// Reasoning effort of the model, when it supports effort.
+// StopEffort: Reasoning effort of the model, when it supports effort.
 type StopEffort struct {
 	// Effort level: low, medium, high, xhigh, max.
 	Level *string `json:"level,omitempty"`
 }
 
-// Stop reads the typed input of a Stop event of claude-code
+// Stop reads the typed input of the claude-code event Stop
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func Stop(e *agenthooks.Event) (*StopInput, error) {
@@ -1099,7 +1099,7 @@ func Stop(e *agenthooks.Event) (*StopInput, error) {
 	return &v, nil
 }
 
-// Turn ended by API error. The payload claude-code 2.1.328 sends to a hook on `StopFailure` (docs/protocols/claude-code.md).
+// StopFailureInput: Turn ended by API error. The payload claude-code 2.1.328 sends to a hook on `StopFailure` (docs/protocols/claude-code.md).
 type StopFailureInput struct {
 	// Subagent instance id (only inside a subagent).
 	AgentId *string `json:"agent_id,omitempty"`
@@ -1125,13 +1125,13 @@ type StopFailureInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// Reasoning effort of the model, when it supports effort.
+// StopFailureEffort: Reasoning effort of the model, when it supports effort.
 type StopFailureEffort struct {
 	// Effort level: low, medium, high, xhigh, max.
 	Level *string `json:"level,omitempty"`
 }
 
-// StopFailure reads the typed input of a StopFailure event of claude-code
+// StopFailure reads the typed input of the claude-code event StopFailure
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func StopFailure(e *agenthooks.Event) (*StopFailureInput, error) {
@@ -1142,7 +1142,7 @@ func StopFailure(e *agenthooks.Event) (*StopFailureInput, error) {
 	return &v, nil
 }
 
-// Subagent spawned. The payload claude-code 2.1.328 sends to a hook on `SubagentStart` (docs/protocols/claude-code.md).
+// SubagentStartInput: Subagent spawned. The payload claude-code 2.1.328 sends to a hook on `SubagentStart` (docs/protocols/claude-code.md).
 type SubagentStartInput struct {
 	// Subagent instance id (only inside a subagent).
 	AgentId *string `json:"agent_id,omitempty"`
@@ -1164,13 +1164,13 @@ type SubagentStartInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// Reasoning effort of the model, when it supports effort.
+// SubagentStartEffort: Reasoning effort of the model, when it supports effort.
 type SubagentStartEffort struct {
 	// Effort level: low, medium, high, xhigh, max.
 	Level *string `json:"level,omitempty"`
 }
 
-// SubagentStart reads the typed input of a SubagentStart event of claude-code
+// SubagentStart reads the typed input of the claude-code event SubagentStart
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SubagentStart(e *agenthooks.Event) (*SubagentStartInput, error) {
@@ -1181,7 +1181,7 @@ func SubagentStart(e *agenthooks.Event) (*SubagentStartInput, error) {
 	return &v, nil
 }
 
-// Subagent finished. The payload claude-code 2.1.328 sends to a hook on `SubagentStop` (docs/protocols/claude-code.md).
+// SubagentStopInput: Subagent finished. The payload claude-code 2.1.328 sends to a hook on `SubagentStop` (docs/protocols/claude-code.md).
 type SubagentStopInput struct {
 	// Subagent instance id (only inside a subagent).
 	AgentId string `json:"agent_id"`
@@ -1213,13 +1213,13 @@ type SubagentStopInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// Reasoning effort of the model, when it supports effort.
+// SubagentStopEffort: Reasoning effort of the model, when it supports effort.
 type SubagentStopEffort struct {
 	// Effort level: low, medium, high, xhigh, max.
 	Level string `json:"level"`
 }
 
-// SubagentStop reads the typed input of a SubagentStop event of claude-code
+// SubagentStop reads the typed input of the claude-code event SubagentStop
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SubagentStop(e *agenthooks.Event) (*SubagentStopInput, error) {
@@ -1230,7 +1230,7 @@ func SubagentStop(e *agenthooks.Event) (*SubagentStopInput, error) {
 	return &v, nil
 }
 
-// Task being marked done. The payload claude-code 2.1.328 sends to a hook on `TaskCompleted` (docs/protocols/claude-code.md).
+// TaskCompletedInput: Task being marked done. The payload claude-code 2.1.328 sends to a hook on `TaskCompleted` (docs/protocols/claude-code.md).
 type TaskCompletedInput struct {
 	// Subagent instance id (only inside a subagent).
 	AgentId *string `json:"agent_id,omitempty"`
@@ -1258,13 +1258,13 @@ type TaskCompletedInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// Reasoning effort of the model, when it supports effort.
+// TaskCompletedEffort: Reasoning effort of the model, when it supports effort.
 type TaskCompletedEffort struct {
 	// Effort level: low, medium, high, xhigh, max.
 	Level *string `json:"level,omitempty"`
 }
 
-// TaskCompleted reads the typed input of a TaskCompleted event of claude-code
+// TaskCompleted reads the typed input of the claude-code event TaskCompleted
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func TaskCompleted(e *agenthooks.Event) (*TaskCompletedInput, error) {
@@ -1275,7 +1275,7 @@ func TaskCompleted(e *agenthooks.Event) (*TaskCompletedInput, error) {
 	return &v, nil
 }
 
-// Task created via `TaskCreate`. The payload claude-code 2.1.328 sends to a hook on `TaskCreated` (docs/protocols/claude-code.md).
+// TaskCreatedInput: Task created via `TaskCreate`. The payload claude-code 2.1.328 sends to a hook on `TaskCreated` (docs/protocols/claude-code.md).
 type TaskCreatedInput struct {
 	// Subagent instance id (only inside a subagent).
 	AgentId *string `json:"agent_id,omitempty"`
@@ -1303,13 +1303,13 @@ type TaskCreatedInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// Reasoning effort of the model, when it supports effort.
+// TaskCreatedEffort: Reasoning effort of the model, when it supports effort.
 type TaskCreatedEffort struct {
 	// Effort level: low, medium, high, xhigh, max.
 	Level *string `json:"level,omitempty"`
 }
 
-// TaskCreated reads the typed input of a TaskCreated event of claude-code
+// TaskCreated reads the typed input of the claude-code event TaskCreated
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func TaskCreated(e *agenthooks.Event) (*TaskCreatedInput, error) {
@@ -1320,7 +1320,7 @@ func TaskCreated(e *agenthooks.Event) (*TaskCreatedInput, error) {
 	return &v, nil
 }
 
-// Agent-team teammate about to idle. The payload claude-code 2.1.328 sends to a hook on `TeammateIdle` (docs/protocols/claude-code.md).
+// TeammateIdleInput: Agent-team teammate about to idle. The payload claude-code 2.1.328 sends to a hook on `TeammateIdle` (docs/protocols/claude-code.md).
 type TeammateIdleInput struct {
 	// Subagent instance id (only inside a subagent).
 	AgentId *string `json:"agent_id,omitempty"`
@@ -1346,13 +1346,13 @@ type TeammateIdleInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// Reasoning effort of the model, when it supports effort.
+// TeammateIdleEffort: Reasoning effort of the model, when it supports effort.
 type TeammateIdleEffort struct {
 	// Effort level: low, medium, high, xhigh, max.
 	Level *string `json:"level,omitempty"`
 }
 
-// TeammateIdle reads the typed input of a TeammateIdle event of claude-code
+// TeammateIdle reads the typed input of the claude-code event TeammateIdle
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func TeammateIdle(e *agenthooks.Event) (*TeammateIdleInput, error) {
@@ -1363,7 +1363,7 @@ func TeammateIdle(e *agenthooks.Event) (*TeammateIdleInput, error) {
 	return &v, nil
 }
 
-// Typed slash command expands to a prompt. The payload claude-code 2.1.328 sends to a hook on `UserPromptExpansion` (docs/protocols/claude-code.md).
+// UserPromptExpansionInput: Typed slash command expands to a prompt. The payload claude-code 2.1.328 sends to a hook on `UserPromptExpansion` (docs/protocols/claude-code.md).
 type UserPromptExpansionInput struct {
 	// Subagent instance id (only inside a subagent).
 	AgentId *string `json:"agent_id,omitempty"`
@@ -1395,13 +1395,13 @@ type UserPromptExpansionInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// Reasoning effort of the model, when it supports effort.
+// UserPromptExpansionEffort: Reasoning effort of the model, when it supports effort.
 type UserPromptExpansionEffort struct {
 	// Effort level: low, medium, high, xhigh, max.
 	Level *string `json:"level,omitempty"`
 }
 
-// UserPromptExpansion reads the typed input of a UserPromptExpansion event of claude-code
+// UserPromptExpansion reads the typed input of the claude-code event UserPromptExpansion
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func UserPromptExpansion(e *agenthooks.Event) (*UserPromptExpansionInput, error) {
@@ -1412,7 +1412,7 @@ func UserPromptExpansion(e *agenthooks.Event) (*UserPromptExpansionInput, error)
 	return &v, nil
 }
 
-// Prompt submitted, before model. The payload claude-code 2.1.328 sends to a hook on `UserPromptSubmit` (docs/protocols/claude-code.md).
+// UserPromptSubmitInput: Prompt submitted, before model. The payload claude-code 2.1.328 sends to a hook on `UserPromptSubmit` (docs/protocols/claude-code.md).
 type UserPromptSubmitInput struct {
 	// Subagent instance id (only inside a subagent).
 	AgentId *string `json:"agent_id,omitempty"`
@@ -1436,13 +1436,13 @@ type UserPromptSubmitInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// Reasoning effort of the model, when it supports effort.
+// UserPromptSubmitEffort: Reasoning effort of the model, when it supports effort.
 type UserPromptSubmitEffort struct {
 	// Effort level: low, medium, high, xhigh, max.
 	Level *string `json:"level,omitempty"`
 }
 
-// UserPromptSubmit reads the typed input of a UserPromptSubmit event of claude-code
+// UserPromptSubmit reads the typed input of the claude-code event UserPromptSubmit
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func UserPromptSubmit(e *agenthooks.Event) (*UserPromptSubmitInput, error) {
@@ -1453,7 +1453,7 @@ func UserPromptSubmit(e *agenthooks.Event) (*UserPromptSubmitInput, error) {
 	return &v, nil
 }
 
-// Worktree being created. The payload claude-code 2.1.328 sends to a hook on `WorktreeCreate` (docs/protocols/claude-code.md).
+// WorktreeCreateInput: Worktree being created. The payload claude-code 2.1.328 sends to a hook on `WorktreeCreate` (docs/protocols/claude-code.md).
 type WorktreeCreateInput struct {
 	// Subagent instance id (only inside a subagent).
 	AgentId *string `json:"agent_id,omitempty"`
@@ -1477,13 +1477,13 @@ type WorktreeCreateInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// Reasoning effort of the model, when it supports effort.
+// WorktreeCreateEffort: Reasoning effort of the model, when it supports effort.
 type WorktreeCreateEffort struct {
 	// Effort level: low, medium, high, xhigh, max.
 	Level *string `json:"level,omitempty"`
 }
 
-// WorktreeCreate reads the typed input of a WorktreeCreate event of claude-code
+// WorktreeCreate reads the typed input of the claude-code event WorktreeCreate
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func WorktreeCreate(e *agenthooks.Event) (*WorktreeCreateInput, error) {
@@ -1494,7 +1494,7 @@ func WorktreeCreate(e *agenthooks.Event) (*WorktreeCreateInput, error) {
 	return &v, nil
 }
 
-// Worktree being removed. The payload claude-code 2.1.328 sends to a hook on `WorktreeRemove` (docs/protocols/claude-code.md).
+// WorktreeRemoveInput: Worktree being removed. The payload claude-code 2.1.328 sends to a hook on `WorktreeRemove` (docs/protocols/claude-code.md).
 type WorktreeRemoveInput struct {
 	// Subagent instance id (only inside a subagent).
 	AgentId *string `json:"agent_id,omitempty"`
@@ -1518,13 +1518,13 @@ type WorktreeRemoveInput struct {
 	WorktreePath *string `json:"worktree_path,omitempty"`
 }
 
-// Reasoning effort of the model, when it supports effort.
+// WorktreeRemoveEffort: Reasoning effort of the model, when it supports effort.
 type WorktreeRemoveEffort struct {
 	// Effort level: low, medium, high, xhigh, max.
 	Level *string `json:"level,omitempty"`
 }
 
-// WorktreeRemove reads the typed input of a WorktreeRemove event of claude-code
+// WorktreeRemove reads the typed input of the claude-code event WorktreeRemove
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func WorktreeRemove(e *agenthooks.Event) (*WorktreeRemoveInput, error) {

@@ -18,7 +18,7 @@ const Agent = "codex"
 // keep the import used when no event has an open field
 var _ json.RawMessage
 
-// The user interrupts an active turn on the main thread. The payload codex 0.171.0 sends to a hook on `Interrupt` (docs/protocols/codex.md).
+// InterruptInput: The user interrupts an active turn on the main thread. The payload codex 0.171.0 sends to a hook on `Interrupt` (docs/protocols/codex.md).
 type InterruptInput struct {
 	// Working directory of the agent.
 	Cwd string `json:"cwd"`
@@ -36,7 +36,7 @@ type InterruptInput struct {
 	TurnId *string `json:"turn_id,omitempty"`
 }
 
-// Interrupt reads the typed input of a Interrupt event of codex
+// Interrupt reads the typed input of the codex event Interrupt
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func Interrupt(e *agenthooks.Event) (*InterruptInput, error) {
@@ -47,7 +47,7 @@ func Interrupt(e *agenthooks.Event) (*InterruptInput, error) {
 	return &v, nil
 }
 
-// Turn, when Codex is about to ask for approval (shell escalation, network approval…). The payload codex 0.171.0 sends to a hook on `PermissionRequest` (docs/protocols/codex.md).
+// PermissionRequestInput: Turn, when Codex is about to ask for approval (shell escalation, network approval…). The payload codex 0.171.0 sends to a hook on `PermissionRequest` (docs/protocols/codex.md).
 type PermissionRequestInput struct {
 	// Working directory of the agent.
 	Cwd string `json:"cwd"`
@@ -69,7 +69,7 @@ type PermissionRequestInput struct {
 	TurnId *string `json:"turn_id,omitempty"`
 }
 
-// PermissionRequest reads the typed input of a PermissionRequest event of codex
+// PermissionRequest reads the typed input of the codex event PermissionRequest
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PermissionRequest(e *agenthooks.Event) (*PermissionRequestInput, error) {
@@ -80,7 +80,7 @@ func PermissionRequest(e *agenthooks.Event) (*PermissionRequestInput, error) {
 	return &v, nil
 }
 
-// Turn, after compaction. The payload codex 0.171.0 sends to a hook on `PostCompact` (docs/protocols/codex.md).
+// PostCompactInput: Turn, after compaction. The payload codex 0.171.0 sends to a hook on `PostCompact` (docs/protocols/codex.md).
 type PostCompactInput struct {
 	// Working directory of the agent.
 	Cwd string `json:"cwd"`
@@ -100,7 +100,7 @@ type PostCompactInput struct {
 	TurnId *string `json:"turn_id,omitempty"`
 }
 
-// PostCompact reads the typed input of a PostCompact event of codex
+// PostCompact reads the typed input of the codex event PostCompact
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PostCompact(e *agenthooks.Event) (*PostCompactInput, error) {
@@ -111,7 +111,7 @@ func PostCompact(e *agenthooks.Event) (*PostCompactInput, error) {
 	return &v, nil
 }
 
-// After every model request completes. The payload codex 0.171.0 sends to a hook on `PostModelRequest` (docs/protocols/codex.md).
+// PostModelRequestInput: After every model request completes. The payload codex 0.171.0 sends to a hook on `PostModelRequest` (docs/protocols/codex.md).
 type PostModelRequestInput struct {
 	// Model request attempt (retries count up).
 	AttemptNumber *int64 `json:"attempt_number,omitempty"`
@@ -145,7 +145,7 @@ type PostModelRequestInput struct {
 	TurnId *string `json:"turn_id,omitempty"`
 }
 
-// Token usage of the request.
+// PostModelRequestTokenUsage: Token usage of the request.
 type PostModelRequestTokenUsage struct {
 	// Input tokens written to the cache.
 	CacheWriteInputTokens *int64 `json:"cache_write_input_tokens,omitempty"`
@@ -161,7 +161,7 @@ type PostModelRequestTokenUsage struct {
 	TotalTokens *int64 `json:"total_tokens,omitempty"`
 }
 
-// PostModelRequest reads the typed input of a PostModelRequest event of codex
+// PostModelRequest reads the typed input of the codex event PostModelRequest
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PostModelRequest(e *agenthooks.Event) (*PostModelRequestInput, error) {
@@ -172,7 +172,7 @@ func PostModelRequest(e *agenthooks.Event) (*PostModelRequestInput, error) {
 	return &v, nil
 }
 
-// Turn, after a tool produced output — including Bash commands that exited non-zero. The payload codex 0.171.0 sends to a hook on `PostToolUse` (docs/protocols/codex.md).
+// PostToolUseInput: Turn, after a tool produced output — including Bash commands that exited non-zero. The payload codex 0.171.0 sends to a hook on `PostToolUse` (docs/protocols/codex.md).
 type PostToolUseInput struct {
 	// Working directory of the agent.
 	Cwd string `json:"cwd"`
@@ -198,7 +198,7 @@ type PostToolUseInput struct {
 	TurnId *string `json:"turn_id,omitempty"`
 }
 
-// PostToolUse reads the typed input of a PostToolUse event of codex
+// PostToolUse reads the typed input of the codex event PostToolUse
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PostToolUse(e *agenthooks.Event) (*PostToolUseInput, error) {
@@ -209,7 +209,7 @@ func PostToolUse(e *agenthooks.Event) (*PostToolUseInput, error) {
 	return &v, nil
 }
 
-// Turn, before compaction. The payload codex 0.171.0 sends to a hook on `PreCompact` (docs/protocols/codex.md).
+// PreCompactInput: Turn, before compaction. The payload codex 0.171.0 sends to a hook on `PreCompact` (docs/protocols/codex.md).
 type PreCompactInput struct {
 	// Working directory of the agent.
 	Cwd string `json:"cwd"`
@@ -229,7 +229,7 @@ type PreCompactInput struct {
 	TurnId *string `json:"turn_id,omitempty"`
 }
 
-// PreCompact reads the typed input of a PreCompact event of codex
+// PreCompact reads the typed input of the codex event PreCompact
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PreCompact(e *agenthooks.Event) (*PreCompactInput, error) {
@@ -240,7 +240,7 @@ func PreCompact(e *agenthooks.Event) (*PreCompactInput, error) {
 	return &v, nil
 }
 
-// Before every model request, including the compaction request. The payload codex 0.171.0 sends to a hook on `PreModelRequest` (docs/protocols/codex.md).
+// PreModelRequestInput: Before every model request, including the compaction request. The payload codex 0.171.0 sends to a hook on `PreModelRequest` (docs/protocols/codex.md).
 type PreModelRequestInput struct {
 	// Model request attempt (retries count up).
 	AttemptNumber int64 `json:"attempt_number"`
@@ -266,7 +266,7 @@ type PreModelRequestInput struct {
 	TurnId *string `json:"turn_id,omitempty"`
 }
 
-// PreModelRequest reads the typed input of a PreModelRequest event of codex
+// PreModelRequest reads the typed input of the codex event PreModelRequest
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PreModelRequest(e *agenthooks.Event) (*PreModelRequestInput, error) {
@@ -277,7 +277,7 @@ func PreModelRequest(e *agenthooks.Event) (*PreModelRequestInput, error) {
 	return &v, nil
 }
 
-// Turn, before a tool runs. The payload codex 0.171.0 sends to a hook on `PreToolUse` (docs/protocols/codex.md).
+// PreToolUseInput: Turn, before a tool runs. The payload codex 0.171.0 sends to a hook on `PreToolUse` (docs/protocols/codex.md).
 type PreToolUseInput struct {
 	// Subagent instance id (only inside a subagent).
 	AgentId *string `json:"agent_id,omitempty"`
@@ -305,7 +305,7 @@ type PreToolUseInput struct {
 	TurnId *string `json:"turn_id,omitempty"`
 }
 
-// PreToolUse reads the typed input of a PreToolUse event of codex
+// PreToolUse reads the typed input of the codex event PreToolUse
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PreToolUse(e *agenthooks.Event) (*PreToolUseInput, error) {
@@ -316,7 +316,7 @@ func PreToolUse(e *agenthooks.Event) (*PreToolUseInput, error) {
 	return &v, nil
 }
 
-// Main thread ends: archive/delete of an open conversation, normal close, or 30 min idle and not open in any client. The payload codex 0.171.0 sends to a hook on `SessionEnd` (docs/protocols/codex.md).
+// SessionEndInput: Main thread ends: archive/delete of an open conversation, normal close, or 30 min idle and not open in any client. The payload codex 0.171.0 sends to a hook on `SessionEnd` (docs/protocols/codex.md).
 type SessionEndInput struct {
 	// Working directory of the agent.
 	Cwd string `json:"cwd"`
@@ -336,7 +336,7 @@ type SessionEndInput struct {
 	TurnId *string `json:"turn_id,omitempty"`
 }
 
-// SessionEnd reads the typed input of a SessionEnd event of codex
+// SessionEnd reads the typed input of the codex event SessionEnd
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SessionEnd(e *agenthooks.Event) (*SessionEndInput, error) {
@@ -347,7 +347,7 @@ func SessionEnd(e *agenthooks.Event) (*SessionEndInput, error) {
 	return &v, nil
 }
 
-// Thread or subagent start. The payload codex 0.171.0 sends to a hook on `SessionStart` (docs/protocols/codex.md).
+// SessionStartInput: Thread or subagent start. The payload codex 0.171.0 sends to a hook on `SessionStart` (docs/protocols/codex.md).
 type SessionStartInput struct {
 	// Working directory of the agent.
 	Cwd string `json:"cwd"`
@@ -367,7 +367,7 @@ type SessionStartInput struct {
 	TurnId *string `json:"turn_id,omitempty"`
 }
 
-// SessionStart reads the typed input of a SessionStart event of codex
+// SessionStart reads the typed input of the codex event SessionStart
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SessionStart(e *agenthooks.Event) (*SessionStartInput, error) {
@@ -378,7 +378,7 @@ func SessionStart(e *agenthooks.Event) (*SessionStartInput, error) {
 	return &v, nil
 }
 
-// The turn ends. The payload codex 0.171.0 sends to a hook on `Stop` (docs/protocols/codex.md).
+// StopInput: The turn ends. The payload codex 0.171.0 sends to a hook on `Stop` (docs/protocols/codex.md).
 type StopInput struct {
 	// Working directory of the agent.
 	Cwd string `json:"cwd"`
@@ -400,7 +400,7 @@ type StopInput struct {
 	TurnId *string `json:"turn_id,omitempty"`
 }
 
-// Stop reads the typed input of a Stop event of codex
+// Stop reads the typed input of the codex event Stop
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func Stop(e *agenthooks.Event) (*StopInput, error) {
@@ -411,7 +411,7 @@ func Stop(e *agenthooks.Event) (*StopInput, error) {
 	return &v, nil
 }
 
-// Subagent start. The payload codex 0.171.0 sends to a hook on `SubagentStart` (docs/protocols/codex.md).
+// SubagentStartInput: Subagent start. The payload codex 0.171.0 sends to a hook on `SubagentStart` (docs/protocols/codex.md).
 type SubagentStartInput struct {
 	// Subagent instance id (only inside a subagent).
 	AgentId *string `json:"agent_id,omitempty"`
@@ -433,7 +433,7 @@ type SubagentStartInput struct {
 	TurnId *string `json:"turn_id,omitempty"`
 }
 
-// SubagentStart reads the typed input of a SubagentStart event of codex
+// SubagentStart reads the typed input of the codex event SubagentStart
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SubagentStart(e *agenthooks.Event) (*SubagentStartInput, error) {
@@ -444,7 +444,7 @@ func SubagentStart(e *agenthooks.Event) (*SubagentStartInput, error) {
 	return &v, nil
 }
 
-// Turn, subagent finishes. The payload codex 0.171.0 sends to a hook on `SubagentStop` (docs/protocols/codex.md).
+// SubagentStopInput: Turn, subagent finishes. The payload codex 0.171.0 sends to a hook on `SubagentStop` (docs/protocols/codex.md).
 type SubagentStopInput struct {
 	// Subagent instance id (only inside a subagent).
 	AgentId *string `json:"agent_id,omitempty"`
@@ -472,7 +472,7 @@ type SubagentStopInput struct {
 	TurnId *string `json:"turn_id,omitempty"`
 }
 
-// SubagentStop reads the typed input of a SubagentStop event of codex
+// SubagentStop reads the typed input of the codex event SubagentStop
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SubagentStop(e *agenthooks.Event) (*SubagentStopInput, error) {
@@ -483,7 +483,7 @@ func SubagentStop(e *agenthooks.Event) (*SubagentStopInput, error) {
 	return &v, nil
 }
 
-// A prompt is submitted, before the model sees it. The payload codex 0.171.0 sends to a hook on `UserPromptSubmit` (docs/protocols/codex.md).
+// UserPromptSubmitInput: A prompt is submitted, before the model sees it. The payload codex 0.171.0 sends to a hook on `UserPromptSubmit` (docs/protocols/codex.md).
 type UserPromptSubmitInput struct {
 	// Working directory of the agent.
 	Cwd string `json:"cwd"`
@@ -503,7 +503,7 @@ type UserPromptSubmitInput struct {
 	TurnId *string `json:"turn_id,omitempty"`
 }
 
-// UserPromptSubmit reads the typed input of a UserPromptSubmit event of codex
+// UserPromptSubmit reads the typed input of the codex event UserPromptSubmit
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func UserPromptSubmit(e *agenthooks.Event) (*UserPromptSubmitInput, error) {
@@ -514,7 +514,7 @@ func UserPromptSubmit(e *agenthooks.Event) (*UserPromptSubmitInput, error) {
 	return &v, nil
 }
 
-// The legacy `notify` program: a turn completed (payload as argv JSON, kebab-case keys). The payload codex 0.171.0 sends to a hook on `agent-turn-complete` (docs/protocols/codex.md).
+// AgentTurnCompleteInput: The legacy `notify` program: a turn completed (payload as argv JSON, kebab-case keys). The payload codex 0.171.0 sends to a hook on `agent-turn-complete` (docs/protocols/codex.md).
 type AgentTurnCompleteInput struct {
 	// The client that runs the session (e.g. codex-tui, codex_exec).
 	Client *string `json:"client,omitempty"`
@@ -544,7 +544,7 @@ type AgentTurnCompleteInput struct {
 	Type string `json:"type"`
 }
 
-// AgentTurnComplete reads the typed input of a agent-turn-complete event of codex
+// AgentTurnComplete reads the typed input of the codex event agent-turn-complete
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func AgentTurnComplete(e *agenthooks.Event) (*AgentTurnCompleteInput, error) {

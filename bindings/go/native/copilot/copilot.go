@@ -18,7 +18,7 @@ const Agent = "copilot"
 // keep the import used when no event has an open field
 var _ json.RawMessage
 
-// VS Code-compatible spelling of errorOccurred. The payload copilot 1.0.102 sends to a hook on `ErrorOccurred` (docs/protocols/copilot-cli.md).
+// ErrorOccurredInput: VS Code-compatible spelling of errorOccurred. The payload copilot 1.0.102 sends to a hook on `ErrorOccurred` (docs/protocols/copilot-cli.md).
 type ErrorOccurredInput struct {
 	// Working directory of the agent.
 	Cwd *string `json:"cwd,omitempty"`
@@ -38,7 +38,7 @@ type ErrorOccurredInput struct {
 	Timestamp json.RawMessage `json:"timestamp,omitempty"`
 }
 
-// ErrorOccurred reads the typed input of a ErrorOccurred event of copilot
+// ErrorOccurred reads the typed input of the copilot event ErrorOccurred
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func ErrorOccurred(e *agenthooks.Event) (*ErrorOccurredInput, error) {
@@ -49,7 +49,7 @@ func ErrorOccurred(e *agenthooks.Event) (*ErrorOccurredInput, error) {
 	return &v, nil
 }
 
-// VS Code-compatible spelling of permissionRequest. The payload copilot 1.0.102 sends to a hook on `PermissionRequest` (docs/protocols/copilot-cli.md).
+// PermissionRequestInput: VS Code-compatible spelling of permissionRequest. The payload copilot 1.0.102 sends to a hook on `PermissionRequest` (docs/protocols/copilot-cli.md).
 type PermissionRequestInput struct {
 	// Working directory of the agent.
 	Cwd *string `json:"cwd,omitempty"`
@@ -67,7 +67,7 @@ type PermissionRequestInput struct {
 	ToolName *string `json:"tool_name,omitempty"`
 }
 
-// PermissionRequest reads the typed input of a PermissionRequest event of copilot
+// PermissionRequest reads the typed input of the copilot event PermissionRequest
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PermissionRequest(e *agenthooks.Event) (*PermissionRequestInput, error) {
@@ -78,7 +78,7 @@ func PermissionRequest(e *agenthooks.Event) (*PermissionRequestInput, error) {
 	return &v, nil
 }
 
-// VS Code-compatible spelling of postToolUse. The payload copilot 1.0.102 sends to a hook on `PostToolUse` (docs/protocols/copilot-cli.md).
+// PostToolUseInput: VS Code-compatible spelling of postToolUse. The payload copilot 1.0.102 sends to a hook on `PostToolUse` (docs/protocols/copilot-cli.md).
 type PostToolUseInput struct {
 	// Working directory of the agent.
 	Cwd *string `json:"cwd,omitempty"`
@@ -98,7 +98,7 @@ type PostToolUseInput struct {
 	ToolResult *PostToolUseToolResult `json:"tool_result,omitempty"`
 }
 
-// The tool result ({resultType, textResultForLlm}).
+// PostToolUseToolResult: The tool result ({resultType, textResultForLlm}).
 type PostToolUseToolResult struct {
 	// Tool result type (success, failure, denied).
 	ResultType *string `json:"result_type,omitempty"`
@@ -106,7 +106,7 @@ type PostToolUseToolResult struct {
 	TextResultForLlm *string `json:"text_result_for_llm,omitempty"`
 }
 
-// PostToolUse reads the typed input of a PostToolUse event of copilot
+// PostToolUse reads the typed input of the copilot event PostToolUse
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PostToolUse(e *agenthooks.Event) (*PostToolUseInput, error) {
@@ -117,7 +117,7 @@ func PostToolUse(e *agenthooks.Event) (*PostToolUseInput, error) {
 	return &v, nil
 }
 
-// VS Code-compatible spelling of postToolUseFailure. The payload copilot 1.0.102 sends to a hook on `PostToolUseFailure` (docs/protocols/copilot-cli.md).
+// PostToolUseFailureInput: VS Code-compatible spelling of postToolUseFailure. The payload copilot 1.0.102 sends to a hook on `PostToolUseFailure` (docs/protocols/copilot-cli.md).
 type PostToolUseFailureInput struct {
 	// Working directory of the agent.
 	Cwd *string `json:"cwd,omitempty"`
@@ -137,7 +137,7 @@ type PostToolUseFailureInput struct {
 	ToolName *string `json:"tool_name,omitempty"`
 }
 
-// PostToolUseFailure reads the typed input of a PostToolUseFailure event of copilot
+// PostToolUseFailure reads the typed input of the copilot event PostToolUseFailure
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PostToolUseFailure(e *agenthooks.Event) (*PostToolUseFailureInput, error) {
@@ -148,7 +148,7 @@ func PostToolUseFailure(e *agenthooks.Event) (*PostToolUseFailureInput, error) {
 	return &v, nil
 }
 
-// VS Code-compatible spelling of preCompact. The payload copilot 1.0.102 sends to a hook on `PreCompact` (docs/protocols/copilot-cli.md).
+// PreCompactInput: VS Code-compatible spelling of preCompact. The payload copilot 1.0.102 sends to a hook on `PreCompact` (docs/protocols/copilot-cli.md).
 type PreCompactInput struct {
 	// Compaction instructions the user gave (null or empty when none).
 	CustomInstructions *string `json:"custom_instructions,omitempty"`
@@ -168,7 +168,7 @@ type PreCompactInput struct {
 	Trigger *string `json:"trigger,omitempty"`
 }
 
-// PreCompact reads the typed input of a PreCompact event of copilot
+// PreCompact reads the typed input of the copilot event PreCompact
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PreCompact(e *agenthooks.Event) (*PreCompactInput, error) {
@@ -179,7 +179,7 @@ func PreCompact(e *agenthooks.Event) (*PreCompactInput, error) {
 	return &v, nil
 }
 
-// VS Code-compatible spelling of preToolUse. The payload copilot 1.0.102 sends to a hook on `PreToolUse` (docs/protocols/copilot-cli.md).
+// PreToolUseInput: VS Code-compatible spelling of preToolUse. The payload copilot 1.0.102 sends to a hook on `PreToolUse` (docs/protocols/copilot-cli.md).
 type PreToolUseInput struct {
 	// Working directory of the agent.
 	Cwd *string `json:"cwd,omitempty"`
@@ -197,7 +197,7 @@ type PreToolUseInput struct {
 	ToolName string `json:"tool_name"`
 }
 
-// PreToolUse reads the typed input of a PreToolUse event of copilot
+// PreToolUse reads the typed input of the copilot event PreToolUse
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PreToolUse(e *agenthooks.Event) (*PreToolUseInput, error) {
@@ -208,7 +208,7 @@ func PreToolUse(e *agenthooks.Event) (*PreToolUseInput, error) {
 	return &v, nil
 }
 
-// VS Code-compatible spelling of sessionEnd. The payload copilot 1.0.102 sends to a hook on `SessionEnd` (docs/protocols/copilot-cli.md).
+// SessionEndInput: VS Code-compatible spelling of sessionEnd. The payload copilot 1.0.102 sends to a hook on `SessionEnd` (docs/protocols/copilot-cli.md).
 type SessionEndInput struct {
 	// Working directory of the agent.
 	Cwd *string `json:"cwd,omitempty"`
@@ -224,7 +224,7 @@ type SessionEndInput struct {
 	Timestamp json.RawMessage `json:"timestamp,omitempty"`
 }
 
-// SessionEnd reads the typed input of a SessionEnd event of copilot
+// SessionEnd reads the typed input of the copilot event SessionEnd
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SessionEnd(e *agenthooks.Event) (*SessionEndInput, error) {
@@ -235,7 +235,7 @@ func SessionEnd(e *agenthooks.Event) (*SessionEndInput, error) {
 	return &v, nil
 }
 
-// VS Code-compatible spelling of sessionStart (snake_case payload). The payload copilot 1.0.102 sends to a hook on `SessionStart` (docs/protocols/copilot-cli.md).
+// SessionStartInput: VS Code-compatible spelling of sessionStart (snake_case payload). The payload copilot 1.0.102 sends to a hook on `SessionStart` (docs/protocols/copilot-cli.md).
 type SessionStartInput struct {
 	// Working directory of the agent.
 	Cwd *string `json:"cwd,omitempty"`
@@ -253,7 +253,7 @@ type SessionStartInput struct {
 	Timestamp json.RawMessage `json:"timestamp,omitempty"`
 }
 
-// SessionStart reads the typed input of a SessionStart event of copilot
+// SessionStart reads the typed input of the copilot event SessionStart
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SessionStart(e *agenthooks.Event) (*SessionStartInput, error) {
@@ -264,7 +264,7 @@ func SessionStart(e *agenthooks.Event) (*SessionStartInput, error) {
 	return &v, nil
 }
 
-// VS Code-compatible spelling of agentStop. The payload copilot 1.0.102 sends to a hook on `Stop` (docs/protocols/copilot-cli.md).
+// StopInput: VS Code-compatible spelling of agentStop. The payload copilot 1.0.102 sends to a hook on `Stop` (docs/protocols/copilot-cli.md).
 type StopInput struct {
 	// Working directory of the agent.
 	Cwd *string `json:"cwd,omitempty"`
@@ -284,7 +284,7 @@ type StopInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// Stop reads the typed input of a Stop event of copilot
+// Stop reads the typed input of the copilot event Stop
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func Stop(e *agenthooks.Event) (*StopInput, error) {
@@ -295,7 +295,7 @@ func Stop(e *agenthooks.Event) (*StopInput, error) {
 	return &v, nil
 }
 
-// VS Code-compatible spelling of subagentStop. The payload copilot 1.0.102 sends to a hook on `SubagentStop` (docs/protocols/copilot-cli.md).
+// SubagentStopInput: VS Code-compatible spelling of subagentStop. The payload copilot 1.0.102 sends to a hook on `SubagentStop` (docs/protocols/copilot-cli.md).
 type SubagentStopInput struct {
 	// Subagent instance id (only inside a subagent).
 	AgentId *string `json:"agent_id,omitempty"`
@@ -321,7 +321,7 @@ type SubagentStopInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// SubagentStop reads the typed input of a SubagentStop event of copilot
+// SubagentStop reads the typed input of the copilot event SubagentStop
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SubagentStop(e *agenthooks.Event) (*SubagentStopInput, error) {
@@ -332,7 +332,7 @@ func SubagentStop(e *agenthooks.Event) (*SubagentStopInput, error) {
 	return &v, nil
 }
 
-// VS Code-compatible spelling of userPromptSubmitted. The payload copilot 1.0.102 sends to a hook on `UserPromptSubmit` (docs/protocols/copilot-cli.md).
+// UserPromptSubmitInput: VS Code-compatible spelling of userPromptSubmitted. The payload copilot 1.0.102 sends to a hook on `UserPromptSubmit` (docs/protocols/copilot-cli.md).
 type UserPromptSubmitInput struct {
 	// Working directory of the agent.
 	Cwd *string `json:"cwd,omitempty"`
@@ -348,7 +348,7 @@ type UserPromptSubmitInput struct {
 	Timestamp json.RawMessage `json:"timestamp,omitempty"`
 }
 
-// UserPromptSubmit reads the typed input of a UserPromptSubmit event of copilot
+// UserPromptSubmit reads the typed input of the copilot event UserPromptSubmit
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func UserPromptSubmit(e *agenthooks.Event) (*UserPromptSubmitInput, error) {
@@ -359,7 +359,7 @@ func UserPromptSubmit(e *agenthooks.Event) (*UserPromptSubmitInput, error) {
 	return &v, nil
 }
 
-// Main agent finishes a turn. The payload copilot 1.0.102 sends to a hook on `agentStop` (docs/protocols/copilot-cli.md).
+// AgentStopInput: Main agent finishes a turn. The payload copilot 1.0.102 sends to a hook on `agentStop` (docs/protocols/copilot-cli.md).
 type AgentStopInput struct {
 	// Working directory of the agent.
 	Cwd *string `json:"cwd,omitempty"`
@@ -379,7 +379,7 @@ type AgentStopInput struct {
 	TranscriptPath string `json:"transcriptPath"`
 }
 
-// AgentStop reads the typed input of a agentStop event of copilot
+// AgentStop reads the typed input of the copilot event agentStop
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func AgentStop(e *agenthooks.Event) (*AgentStopInput, error) {
@@ -390,7 +390,7 @@ func AgentStop(e *agenthooks.Event) (*AgentStopInput, error) {
 	return &v, nil
 }
 
-// An error occurred. The payload copilot 1.0.102 sends to a hook on `errorOccurred` (docs/protocols/copilot-cli.md).
+// ErrorOccurred2Input: An error occurred. The payload copilot 1.0.102 sends to a hook on `errorOccurred` (docs/protocols/copilot-cli.md).
 type ErrorOccurred2Input struct {
 	// Working directory of the agent.
 	Cwd *string `json:"cwd,omitempty"`
@@ -410,7 +410,7 @@ type ErrorOccurred2Input struct {
 	Timestamp json.RawMessage `json:"timestamp,omitempty"`
 }
 
-// ErrorOccurred2 reads the typed input of a errorOccurred event of copilot
+// ErrorOccurred2 reads the typed input of the copilot event errorOccurred
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func ErrorOccurred2(e *agenthooks.Event) (*ErrorOccurred2Input, error) {
@@ -421,7 +421,7 @@ func ErrorOccurred2(e *agenthooks.Event) (*ErrorOccurred2Input, error) {
 	return &v, nil
 }
 
-// A notification is raised. The payload copilot 1.0.102 sends to a hook on `notification` (docs/protocols/copilot-cli.md).
+// NotificationInput: A notification is raised. The payload copilot 1.0.102 sends to a hook on `notification` (docs/protocols/copilot-cli.md).
 type NotificationInput struct {
 	// Working directory of the agent.
 	Cwd *string `json:"cwd,omitempty"`
@@ -441,7 +441,7 @@ type NotificationInput struct {
 	Title *string `json:"title,omitempty"`
 }
 
-// Notification reads the typed input of a notification event of copilot
+// Notification reads the typed input of the copilot event notification
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func Notification(e *agenthooks.Event) (*NotificationInput, error) {
@@ -452,7 +452,7 @@ func Notification(e *agenthooks.Event) (*NotificationInput, error) {
 	return &v, nil
 }
 
-// Before the permission prompt for a tool call. The payload copilot 1.0.102 sends to a hook on `permissionRequest` (docs/protocols/copilot-cli.md).
+// PermissionRequest2Input: Before the permission prompt for a tool call. The payload copilot 1.0.102 sends to a hook on `permissionRequest` (docs/protocols/copilot-cli.md).
 type PermissionRequest2Input struct {
 	// Working directory of the agent.
 	Cwd *string `json:"cwd,omitempty"`
@@ -474,7 +474,7 @@ type PermissionRequest2Input struct {
 	ToolName string `json:"toolName"`
 }
 
-// The tool's arguments.
+// PermissionRequest2ToolInput: The tool's arguments.
 type PermissionRequest2ToolInput struct {
 	// Shell command.
 	Command *string `json:"command,omitempty"`
@@ -486,7 +486,7 @@ type PermissionRequest2ToolInput struct {
 	RequestSandboxBypass *bool `json:"requestSandboxBypass,omitempty"`
 }
 
-// PermissionRequest2 reads the typed input of a permissionRequest event of copilot
+// PermissionRequest2 reads the typed input of the copilot event permissionRequest
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PermissionRequest2(e *agenthooks.Event) (*PermissionRequest2Input, error) {
@@ -497,7 +497,7 @@ func PermissionRequest2(e *agenthooks.Event) (*PermissionRequest2Input, error) {
 	return &v, nil
 }
 
-// After a result is produced (undocumented). The payload copilot 1.0.102 sends to a hook on `postResult` (docs/protocols/copilot-cli.md).
+// PostResultInput: After a result is produced (undocumented). The payload copilot 1.0.102 sends to a hook on `postResult` (docs/protocols/copilot-cli.md).
 type PostResultInput struct {
 	// Working directory of the agent.
 	Cwd *string `json:"cwd,omitempty"`
@@ -511,7 +511,7 @@ type PostResultInput struct {
 	Timestamp json.RawMessage `json:"timestamp,omitempty"`
 }
 
-// PostResult reads the typed input of a postResult event of copilot
+// PostResult reads the typed input of the copilot event postResult
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PostResult(e *agenthooks.Event) (*PostResultInput, error) {
@@ -522,7 +522,7 @@ func PostResult(e *agenthooks.Event) (*PostResultInput, error) {
 	return &v, nil
 }
 
-// After a tool call succeeded. The payload copilot 1.0.102 sends to a hook on `postToolUse` (docs/protocols/copilot-cli.md).
+// PostToolUse2Input: After a tool call succeeded. The payload copilot 1.0.102 sends to a hook on `postToolUse` (docs/protocols/copilot-cli.md).
 type PostToolUse2Input struct {
 	// Working directory of the agent.
 	Cwd *string `json:"cwd,omitempty"`
@@ -542,7 +542,7 @@ type PostToolUse2Input struct {
 	ToolResult map[string]json.RawMessage `json:"toolResult"`
 }
 
-// PostToolUse2 reads the typed input of a postToolUse event of copilot
+// PostToolUse2 reads the typed input of the copilot event postToolUse
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PostToolUse2(e *agenthooks.Event) (*PostToolUse2Input, error) {
@@ -553,7 +553,7 @@ func PostToolUse2(e *agenthooks.Event) (*PostToolUse2Input, error) {
 	return &v, nil
 }
 
-// After a tool call failed. The payload copilot 1.0.102 sends to a hook on `postToolUseFailure` (docs/protocols/copilot-cli.md).
+// PostToolUseFailure2Input: After a tool call failed. The payload copilot 1.0.102 sends to a hook on `postToolUseFailure` (docs/protocols/copilot-cli.md).
 type PostToolUseFailure2Input struct {
 	// Working directory of the agent.
 	Cwd *string `json:"cwd,omitempty"`
@@ -573,7 +573,7 @@ type PostToolUseFailure2Input struct {
 	ToolName *string `json:"toolName,omitempty"`
 }
 
-// PostToolUseFailure2 reads the typed input of a postToolUseFailure event of copilot
+// PostToolUseFailure2 reads the typed input of the copilot event postToolUseFailure
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PostToolUseFailure2(e *agenthooks.Event) (*PostToolUseFailure2Input, error) {
@@ -584,7 +584,7 @@ func PostToolUseFailure2(e *agenthooks.Event) (*PostToolUseFailure2Input, error)
 	return &v, nil
 }
 
-// Before compaction. The payload copilot 1.0.102 sends to a hook on `preCompact` (docs/protocols/copilot-cli.md).
+// PreCompact2Input: Before compaction. The payload copilot 1.0.102 sends to a hook on `preCompact` (docs/protocols/copilot-cli.md).
 type PreCompact2Input struct {
 	// Compaction instructions.
 	CustomInstructions *string `json:"customInstructions,omitempty"`
@@ -604,7 +604,7 @@ type PreCompact2Input struct {
 	Trigger *string `json:"trigger,omitempty"`
 }
 
-// PreCompact2 reads the typed input of a preCompact event of copilot
+// PreCompact2 reads the typed input of the copilot event preCompact
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PreCompact2(e *agenthooks.Event) (*PreCompact2Input, error) {
@@ -615,7 +615,7 @@ func PreCompact2(e *agenthooks.Event) (*PreCompact2Input, error) {
 	return &v, nil
 }
 
-// Before an MCP tool call (undocumented). The payload copilot 1.0.102 sends to a hook on `preMcpToolCall` (docs/protocols/copilot-cli.md).
+// PreMcpToolCallInput: Before an MCP tool call (undocumented). The payload copilot 1.0.102 sends to a hook on `preMcpToolCall` (docs/protocols/copilot-cli.md).
 type PreMcpToolCallInput struct {
 	// Working directory of the agent.
 	Cwd *string `json:"cwd,omitempty"`
@@ -633,7 +633,7 @@ type PreMcpToolCallInput struct {
 	ToolName *string `json:"toolName,omitempty"`
 }
 
-// PreMcpToolCall reads the typed input of a preMcpToolCall event of copilot
+// PreMcpToolCall reads the typed input of the copilot event preMcpToolCall
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PreMcpToolCall(e *agenthooks.Event) (*PreMcpToolCallInput, error) {
@@ -644,7 +644,7 @@ func PreMcpToolCall(e *agenthooks.Event) (*PreMcpToolCallInput, error) {
 	return &v, nil
 }
 
-// Before a pull request description is written (undocumented). The payload copilot 1.0.102 sends to a hook on `prePRDescription` (docs/protocols/copilot-cli.md).
+// PrePrDescriptionInput: Before a pull request description is written (undocumented). The payload copilot 1.0.102 sends to a hook on `prePRDescription` (docs/protocols/copilot-cli.md).
 type PrePrDescriptionInput struct {
 	// Working directory of the agent.
 	Cwd *string `json:"cwd,omitempty"`
@@ -658,7 +658,7 @@ type PrePrDescriptionInput struct {
 	Timestamp json.RawMessage `json:"timestamp,omitempty"`
 }
 
-// PrePrDescription reads the typed input of a prePRDescription event of copilot
+// PrePrDescription reads the typed input of the copilot event prePRDescription
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PrePrDescription(e *agenthooks.Event) (*PrePrDescriptionInput, error) {
@@ -669,7 +669,7 @@ func PrePrDescription(e *agenthooks.Event) (*PrePrDescriptionInput, error) {
 	return &v, nil
 }
 
-// Before a tool call. The payload copilot 1.0.102 sends to a hook on `preToolUse` (docs/protocols/copilot-cli.md).
+// PreToolUse2Input: Before a tool call. The payload copilot 1.0.102 sends to a hook on `preToolUse` (docs/protocols/copilot-cli.md).
 type PreToolUse2Input struct {
 	// Working directory of the agent.
 	Cwd *string `json:"cwd,omitempty"`
@@ -687,7 +687,7 @@ type PreToolUse2Input struct {
 	ToolName string `json:"toolName"`
 }
 
-// PreToolUse2 reads the typed input of a preToolUse event of copilot
+// PreToolUse2 reads the typed input of the copilot event preToolUse
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PreToolUse2(e *agenthooks.Event) (*PreToolUse2Input, error) {
@@ -698,7 +698,7 @@ func PreToolUse2(e *agenthooks.Event) (*PreToolUse2Input, error) {
 	return &v, nil
 }
 
-// A session ends. The payload copilot 1.0.102 sends to a hook on `sessionEnd` (docs/protocols/copilot-cli.md).
+// SessionEnd2Input: A session ends. The payload copilot 1.0.102 sends to a hook on `sessionEnd` (docs/protocols/copilot-cli.md).
 type SessionEnd2Input struct {
 	// Working directory of the agent.
 	Cwd *string `json:"cwd,omitempty"`
@@ -714,7 +714,7 @@ type SessionEnd2Input struct {
 	Timestamp json.RawMessage `json:"timestamp,omitempty"`
 }
 
-// SessionEnd2 reads the typed input of a sessionEnd event of copilot
+// SessionEnd2 reads the typed input of the copilot event sessionEnd
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SessionEnd2(e *agenthooks.Event) (*SessionEnd2Input, error) {
@@ -725,7 +725,7 @@ func SessionEnd2(e *agenthooks.Event) (*SessionEnd2Input, error) {
 	return &v, nil
 }
 
-// A session starts or resumes. The payload copilot 1.0.102 sends to a hook on `sessionStart` (docs/protocols/copilot-cli.md).
+// SessionStart2Input: A session starts or resumes. The payload copilot 1.0.102 sends to a hook on `sessionStart` (docs/protocols/copilot-cli.md).
 type SessionStart2Input struct {
 	// Working directory of the agent.
 	Cwd *string `json:"cwd,omitempty"`
@@ -743,7 +743,7 @@ type SessionStart2Input struct {
 	Timestamp json.RawMessage `json:"timestamp,omitempty"`
 }
 
-// SessionStart2 reads the typed input of a sessionStart event of copilot
+// SessionStart2 reads the typed input of the copilot event sessionStart
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SessionStart2(e *agenthooks.Event) (*SessionStart2Input, error) {
@@ -754,7 +754,7 @@ func SessionStart2(e *agenthooks.Event) (*SessionStart2Input, error) {
 	return &v, nil
 }
 
-// Subagent spawned, before it runs. The payload copilot 1.0.102 sends to a hook on `subagentStart` (docs/protocols/copilot-cli.md).
+// SubagentStartInput: Subagent spawned, before it runs. The payload copilot 1.0.102 sends to a hook on `subagentStart` (docs/protocols/copilot-cli.md).
 type SubagentStartInput struct {
 	// Subagent description.
 	AgentDescription *string `json:"agentDescription,omitempty"`
@@ -776,7 +776,7 @@ type SubagentStartInput struct {
 	TranscriptPath *string `json:"transcriptPath,omitempty"`
 }
 
-// SubagentStart reads the typed input of a subagentStart event of copilot
+// SubagentStart reads the typed input of the copilot event subagentStart
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SubagentStart(e *agenthooks.Event) (*SubagentStartInput, error) {
@@ -787,7 +787,7 @@ func SubagentStart(e *agenthooks.Event) (*SubagentStartInput, error) {
 	return &v, nil
 }
 
-// A subagent finishes. The payload copilot 1.0.102 sends to a hook on `subagentStop` (docs/protocols/copilot-cli.md).
+// SubagentStop2Input: A subagent finishes. The payload copilot 1.0.102 sends to a hook on `subagentStop` (docs/protocols/copilot-cli.md).
 type SubagentStop2Input struct {
 	// Subagent display name.
 	AgentDisplayName *string `json:"agentDisplayName,omitempty"`
@@ -815,7 +815,7 @@ type SubagentStop2Input struct {
 	TranscriptPath *string `json:"transcriptPath,omitempty"`
 }
 
-// SubagentStop2 reads the typed input of a subagentStop event of copilot
+// SubagentStop2 reads the typed input of the copilot event subagentStop
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SubagentStop2(e *agenthooks.Event) (*SubagentStop2Input, error) {
@@ -826,7 +826,7 @@ func SubagentStop2(e *agenthooks.Event) (*SubagentStop2Input, error) {
 	return &v, nil
 }
 
-// A prompt is submitted. The payload copilot 1.0.102 sends to a hook on `userPromptSubmitted` (docs/protocols/copilot-cli.md).
+// UserPromptSubmittedInput: A prompt is submitted. The payload copilot 1.0.102 sends to a hook on `userPromptSubmitted` (docs/protocols/copilot-cli.md).
 type UserPromptSubmittedInput struct {
 	// Working directory of the agent.
 	Cwd *string `json:"cwd,omitempty"`
@@ -842,7 +842,7 @@ type UserPromptSubmittedInput struct {
 	Timestamp json.RawMessage `json:"timestamp,omitempty"`
 }
 
-// UserPromptSubmitted reads the typed input of a userPromptSubmitted event of copilot
+// UserPromptSubmitted reads the typed input of the copilot event userPromptSubmitted
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func UserPromptSubmitted(e *agenthooks.Event) (*UserPromptSubmittedInput, error) {
@@ -853,7 +853,7 @@ func UserPromptSubmitted(e *agenthooks.Event) (*UserPromptSubmittedInput, error)
 	return &v, nil
 }
 
-// After the runtime builds the model-facing prompt content. The payload copilot 1.0.102 sends to a hook on `userPromptTransformed` (docs/protocols/copilot-cli.md).
+// UserPromptTransformedInput: After the runtime builds the model-facing prompt content. The payload copilot 1.0.102 sends to a hook on `userPromptTransformed` (docs/protocols/copilot-cli.md).
 type UserPromptTransformedInput struct {
 	// Working directory of the agent.
 	Cwd *string `json:"cwd,omitempty"`
@@ -871,7 +871,7 @@ type UserPromptTransformedInput struct {
 	TransformedPrompt *string `json:"transformedPrompt,omitempty"`
 }
 
-// UserPromptTransformed reads the typed input of a userPromptTransformed event of copilot
+// UserPromptTransformed reads the typed input of the copilot event userPromptTransformed
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func UserPromptTransformed(e *agenthooks.Event) (*UserPromptTransformedInput, error) {

@@ -18,7 +18,7 @@ const Agent = "cursor"
 // keep the import used when no event has an open field
 var _ json.RawMessage
 
-// After an assistant message is complete. The payload cursor hooks v1 sends to a hook on `afterAgentResponse` (docs/protocols/cursor.md).
+// AfterAgentResponseInput: After an assistant message is complete. The payload cursor hooks v1 sends to a hook on `afterAgentResponse` (docs/protocols/cursor.md).
 type AfterAgentResponseInput struct {
 	// Conversation (session) id.
 	ConversationId string `json:"conversation_id"`
@@ -32,7 +32,7 @@ type AfterAgentResponseInput struct {
 	WorkspaceRoots []string `json:"workspace_roots"`
 }
 
-// AfterAgentResponse reads the typed input of a afterAgentResponse event of cursor
+// AfterAgentResponse reads the typed input of the cursor event afterAgentResponse
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func AfterAgentResponse(e *agenthooks.Event) (*AfterAgentResponseInput, error) {
@@ -43,7 +43,7 @@ func AfterAgentResponse(e *agenthooks.Event) (*AfterAgentResponseInput, error) {
 	return &v, nil
 }
 
-// After a thinking block is complete. The payload cursor hooks v1 sends to a hook on `afterAgentThought` (docs/protocols/cursor.md).
+// AfterAgentThoughtInput: After a thinking block is complete. The payload cursor hooks v1 sends to a hook on `afterAgentThought` (docs/protocols/cursor.md).
 type AfterAgentThoughtInput struct {
 	// Conversation (session) id.
 	ConversationId string `json:"conversation_id"`
@@ -59,7 +59,7 @@ type AfterAgentThoughtInput struct {
 	WorkspaceRoots []string `json:"workspace_roots"`
 }
 
-// AfterAgentThought reads the typed input of a afterAgentThought event of cursor
+// AfterAgentThought reads the typed input of the cursor event afterAgentThought
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func AfterAgentThought(e *agenthooks.Event) (*AfterAgentThoughtInput, error) {
@@ -70,7 +70,7 @@ func AfterAgentThought(e *agenthooks.Event) (*AfterAgentThoughtInput, error) {
 	return &v, nil
 }
 
-// After the agent edits a file. The payload cursor hooks v1 sends to a hook on `afterFileEdit` (docs/protocols/cursor.md).
+// AfterFileEditInput: After the agent edits a file. The payload cursor hooks v1 sends to a hook on `afterFileEdit` (docs/protocols/cursor.md).
 type AfterFileEditInput struct {
 	// Conversation (session) id.
 	ConversationId string `json:"conversation_id"`
@@ -86,7 +86,7 @@ type AfterFileEditInput struct {
 	WorkspaceRoots []string `json:"workspace_roots"`
 }
 
-// AfterFileEdit reads the typed input of a afterFileEdit event of cursor
+// AfterFileEdit reads the typed input of the cursor event afterFileEdit
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func AfterFileEdit(e *agenthooks.Event) (*AfterFileEditInput, error) {
@@ -97,7 +97,7 @@ func AfterFileEdit(e *agenthooks.Event) (*AfterFileEditInput, error) {
 	return &v, nil
 }
 
-// After an MCP tool call. The payload cursor hooks v1 sends to a hook on `afterMCPExecution` (docs/protocols/cursor.md).
+// AfterMcpExecutionInput: After an MCP tool call. The payload cursor hooks v1 sends to a hook on `afterMCPExecution` (docs/protocols/cursor.md).
 type AfterMcpExecutionInput struct {
 	// Conversation (session) id.
 	ConversationId string `json:"conversation_id"`
@@ -119,7 +119,7 @@ type AfterMcpExecutionInput struct {
 	WorkspaceRoots []string `json:"workspace_roots"`
 }
 
-// AfterMcpExecution reads the typed input of a afterMCPExecution event of cursor
+// AfterMcpExecution reads the typed input of the cursor event afterMCPExecution
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func AfterMcpExecution(e *agenthooks.Event) (*AfterMcpExecutionInput, error) {
@@ -130,7 +130,7 @@ func AfterMcpExecution(e *agenthooks.Event) (*AfterMcpExecutionInput, error) {
 	return &v, nil
 }
 
-// After a terminal command. The payload cursor hooks v1 sends to a hook on `afterShellExecution` (docs/protocols/cursor.md).
+// AfterShellExecutionInput: After a terminal command. The payload cursor hooks v1 sends to a hook on `afterShellExecution` (docs/protocols/cursor.md).
 type AfterShellExecutionInput struct {
 	// The shell command.
 	Command *string `json:"command,omitempty"`
@@ -148,7 +148,7 @@ type AfterShellExecutionInput struct {
 	WorkspaceRoots []string `json:"workspace_roots"`
 }
 
-// AfterShellExecution reads the typed input of a afterShellExecution event of cursor
+// AfterShellExecution reads the typed input of the cursor event afterShellExecution
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func AfterShellExecution(e *agenthooks.Event) (*AfterShellExecutionInput, error) {
@@ -159,7 +159,7 @@ func AfterShellExecution(e *agenthooks.Event) (*AfterShellExecutionInput, error)
 	return &v, nil
 }
 
-// After Tab edits a file. The payload cursor hooks v1 sends to a hook on `afterTabFileEdit` (docs/protocols/cursor.md).
+// AfterTabFileEditInput: After Tab edits a file. The payload cursor hooks v1 sends to a hook on `afterTabFileEdit` (docs/protocols/cursor.md).
 type AfterTabFileEditInput struct {
 	// Conversation (session) id.
 	ConversationId string `json:"conversation_id"`
@@ -175,7 +175,7 @@ type AfterTabFileEditInput struct {
 	WorkspaceRoots []string `json:"workspace_roots"`
 }
 
-// AfterTabFileEdit reads the typed input of a afterTabFileEdit event of cursor
+// AfterTabFileEdit reads the typed input of the cursor event afterTabFileEdit
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func AfterTabFileEdit(e *agenthooks.Event) (*AfterTabFileEditInput, error) {
@@ -186,7 +186,7 @@ func AfterTabFileEdit(e *agenthooks.Event) (*AfterTabFileEditInput, error) {
 	return &v, nil
 }
 
-// Before an MCP tool call. The payload cursor hooks v1 sends to a hook on `beforeMCPExecution` (docs/protocols/cursor.md).
+// BeforeMcpExecutionInput: Before an MCP tool call. The payload cursor hooks v1 sends to a hook on `beforeMCPExecution` (docs/protocols/cursor.md).
 type BeforeMcpExecutionInput struct {
 	// The shell command.
 	Command *string `json:"command,omitempty"`
@@ -210,7 +210,7 @@ type BeforeMcpExecutionInput struct {
 	WorkspaceRoots []string `json:"workspace_roots"`
 }
 
-// BeforeMcpExecution reads the typed input of a beforeMCPExecution event of cursor
+// BeforeMcpExecution reads the typed input of the cursor event beforeMCPExecution
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func BeforeMcpExecution(e *agenthooks.Event) (*BeforeMcpExecutionInput, error) {
@@ -221,7 +221,7 @@ func BeforeMcpExecution(e *agenthooks.Event) (*BeforeMcpExecutionInput, error) {
 	return &v, nil
 }
 
-// Before the agent reads a file. The payload cursor hooks v1 sends to a hook on `beforeReadFile` (docs/protocols/cursor.md).
+// BeforeReadFileInput: Before the agent reads a file. The payload cursor hooks v1 sends to a hook on `beforeReadFile` (docs/protocols/cursor.md).
 type BeforeReadFileInput struct {
 	// Files and rules attached to the prompt.
 	Attachments []map[string]json.RawMessage `json:"attachments,omitzero"`
@@ -241,7 +241,7 @@ type BeforeReadFileInput struct {
 	WorkspaceRoots []string `json:"workspace_roots"`
 }
 
-// BeforeReadFile reads the typed input of a beforeReadFile event of cursor
+// BeforeReadFile reads the typed input of the cursor event beforeReadFile
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func BeforeReadFile(e *agenthooks.Event) (*BeforeReadFileInput, error) {
@@ -252,7 +252,7 @@ func BeforeReadFile(e *agenthooks.Event) (*BeforeReadFileInput, error) {
 	return &v, nil
 }
 
-// Before a terminal command. The payload cursor hooks v1 sends to a hook on `beforeShellExecution` (docs/protocols/cursor.md).
+// BeforeShellExecutionInput: Before a terminal command. The payload cursor hooks v1 sends to a hook on `beforeShellExecution` (docs/protocols/cursor.md).
 type BeforeShellExecutionInput struct {
 	// The shell command.
 	Command string `json:"command"`
@@ -274,7 +274,7 @@ type BeforeShellExecutionInput struct {
 	WorkspaceRoots []string `json:"workspace_roots"`
 }
 
-// BeforeShellExecution reads the typed input of a beforeShellExecution event of cursor
+// BeforeShellExecution reads the typed input of the cursor event beforeShellExecution
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func BeforeShellExecution(e *agenthooks.Event) (*BeforeShellExecutionInput, error) {
@@ -285,7 +285,7 @@ func BeforeShellExecution(e *agenthooks.Event) (*BeforeShellExecutionInput, erro
 	return &v, nil
 }
 
-// After the user presses send, before the request leaves. The payload cursor hooks v1 sends to a hook on `beforeSubmitPrompt` (docs/protocols/cursor.md).
+// BeforeSubmitPromptInput: After the user presses send, before the request leaves. The payload cursor hooks v1 sends to a hook on `beforeSubmitPrompt` (docs/protocols/cursor.md).
 type BeforeSubmitPromptInput struct {
 	// Files and rules attached to the prompt.
 	Attachments []map[string]json.RawMessage `json:"attachments,omitzero"`
@@ -305,7 +305,7 @@ type BeforeSubmitPromptInput struct {
 	WorkspaceRoots []string `json:"workspace_roots"`
 }
 
-// BeforeSubmitPrompt reads the typed input of a beforeSubmitPrompt event of cursor
+// BeforeSubmitPrompt reads the typed input of the cursor event beforeSubmitPrompt
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func BeforeSubmitPrompt(e *agenthooks.Event) (*BeforeSubmitPromptInput, error) {
@@ -316,7 +316,7 @@ func BeforeSubmitPrompt(e *agenthooks.Event) (*BeforeSubmitPromptInput, error) {
 	return &v, nil
 }
 
-// Before Tab (inline completion) reads a file. The payload cursor hooks v1 sends to a hook on `beforeTabFileRead` (docs/protocols/cursor.md).
+// BeforeTabFileReadInput: Before Tab (inline completion) reads a file. The payload cursor hooks v1 sends to a hook on `beforeTabFileRead` (docs/protocols/cursor.md).
 type BeforeTabFileReadInput struct {
 	// File content.
 	Content *string `json:"content,omitempty"`
@@ -332,7 +332,7 @@ type BeforeTabFileReadInput struct {
 	WorkspaceRoots []string `json:"workspace_roots"`
 }
 
-// BeforeTabFileRead reads the typed input of a beforeTabFileRead event of cursor
+// BeforeTabFileRead reads the typed input of the cursor event beforeTabFileRead
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func BeforeTabFileRead(e *agenthooks.Event) (*BeforeTabFileReadInput, error) {
@@ -343,7 +343,7 @@ func BeforeTabFileRead(e *agenthooks.Event) (*BeforeTabFileReadInput, error) {
 	return &v, nil
 }
 
-// After a tool call that succeeded (for `Shell`: exit code 0). The payload cursor hooks v1 sends to a hook on `postToolUse` (docs/protocols/cursor.md).
+// PostToolUseInput: After a tool call that succeeded (for `Shell`: exit code 0). The payload cursor hooks v1 sends to a hook on `postToolUse` (docs/protocols/cursor.md).
 type PostToolUseInput struct {
 	// Conversation (session) id.
 	ConversationId string `json:"conversation_id"`
@@ -365,7 +365,7 @@ type PostToolUseInput struct {
 	WorkspaceRoots []string `json:"workspace_roots"`
 }
 
-// PostToolUse reads the typed input of a postToolUse event of cursor
+// PostToolUse reads the typed input of the cursor event postToolUse
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PostToolUse(e *agenthooks.Event) (*PostToolUseInput, error) {
@@ -376,7 +376,7 @@ func PostToolUse(e *agenthooks.Event) (*PostToolUseInput, error) {
 	return &v, nil
 }
 
-// After a tool call that failed (for `Shell`: non-zero exit). The payload cursor hooks v1 sends to a hook on `postToolUseFailure` (docs/protocols/cursor.md).
+// PostToolUseFailureInput: After a tool call that failed (for `Shell`: non-zero exit). The payload cursor hooks v1 sends to a hook on `postToolUseFailure` (docs/protocols/cursor.md).
 type PostToolUseFailureInput struct {
 	// Conversation (session) id.
 	ConversationId string `json:"conversation_id"`
@@ -400,7 +400,7 @@ type PostToolUseFailureInput struct {
 	WorkspaceRoots []string `json:"workspace_roots"`
 }
 
-// PostToolUseFailure reads the typed input of a postToolUseFailure event of cursor
+// PostToolUseFailure reads the typed input of the cursor event postToolUseFailure
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PostToolUseFailure(e *agenthooks.Event) (*PostToolUseFailureInput, error) {
@@ -411,7 +411,7 @@ func PostToolUseFailure(e *agenthooks.Event) (*PostToolUseFailureInput, error) {
 	return &v, nil
 }
 
-// Before context compaction. The payload cursor hooks v1 sends to a hook on `preCompact` (docs/protocols/cursor.md).
+// PreCompactInput: Before context compaction. The payload cursor hooks v1 sends to a hook on `preCompact` (docs/protocols/cursor.md).
 type PreCompactInput struct {
 	// Tokens in the context window.
 	ContextTokens *int64 `json:"context_tokens,omitempty"`
@@ -437,7 +437,7 @@ type PreCompactInput struct {
 	WorkspaceRoots []string `json:"workspace_roots"`
 }
 
-// PreCompact reads the typed input of a preCompact event of cursor
+// PreCompact reads the typed input of the cursor event preCompact
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PreCompact(e *agenthooks.Event) (*PreCompactInput, error) {
@@ -448,7 +448,7 @@ func PreCompact(e *agenthooks.Event) (*PreCompactInput, error) {
 	return &v, nil
 }
 
-// Before any tool call (generic form). The payload cursor hooks v1 sends to a hook on `preToolUse` (docs/protocols/cursor.md).
+// PreToolUseInput: Before any tool call (generic form). The payload cursor hooks v1 sends to a hook on `preToolUse` (docs/protocols/cursor.md).
 type PreToolUseInput struct {
 	// Conversation (session) id.
 	ConversationId string `json:"conversation_id"`
@@ -468,7 +468,7 @@ type PreToolUseInput struct {
 	WorkspaceRoots []string `json:"workspace_roots"`
 }
 
-// PreToolUse reads the typed input of a preToolUse event of cursor
+// PreToolUse reads the typed input of the cursor event preToolUse
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PreToolUse(e *agenthooks.Event) (*PreToolUseInput, error) {
@@ -479,7 +479,7 @@ func PreToolUse(e *agenthooks.Event) (*PreToolUseInput, error) {
 	return &v, nil
 }
 
-// Conversation ends. The payload cursor hooks v1 sends to a hook on `sessionEnd` (docs/protocols/cursor.md).
+// SessionEndInput: Conversation ends. The payload cursor hooks v1 sends to a hook on `sessionEnd` (docs/protocols/cursor.md).
 type SessionEndInput struct {
 	// Conversation (session) id.
 	ConversationId string `json:"conversation_id"`
@@ -505,7 +505,7 @@ type SessionEndInput struct {
 	WorkspaceRoots []string `json:"workspace_roots"`
 }
 
-// SessionEnd reads the typed input of a sessionEnd event of cursor
+// SessionEnd reads the typed input of the cursor event sessionEnd
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SessionEnd(e *agenthooks.Event) (*SessionEndInput, error) {
@@ -516,7 +516,7 @@ func SessionEnd(e *agenthooks.Event) (*SessionEndInput, error) {
 	return &v, nil
 }
 
-// A new conversation is created (CLI: not on `--resume`/`--continue`, not after compaction). The payload cursor hooks v1 sends to a hook on `sessionStart` (docs/protocols/cursor.md).
+// SessionStartInput: A new conversation is created (CLI: not on `--resume`/`--continue`, not after compaction). The payload cursor hooks v1 sends to a hook on `sessionStart` (docs/protocols/cursor.md).
 type SessionStartInput struct {
 	// Composer mode (agent, ask, ...; null when unknown).
 	ComposerMode *string `json:"composer_mode,omitempty"`
@@ -546,13 +546,13 @@ type SessionStartInput struct {
 	WorkspaceRoots []string `json:"workspace_roots"`
 }
 
-// Model parameters.
+// SessionStartModelParams: Model parameters.
 type SessionStartModelParams struct {
 	// Thinking is enabled.
 	Thinking *bool `json:"thinking,omitempty"`
 }
 
-// SessionStart reads the typed input of a sessionStart event of cursor
+// SessionStart reads the typed input of the cursor event sessionStart
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SessionStart(e *agenthooks.Event) (*SessionStartInput, error) {
@@ -563,7 +563,7 @@ func SessionStart(e *agenthooks.Event) (*SessionStartInput, error) {
 	return &v, nil
 }
 
-// The agent loop for a turn ends. The payload cursor hooks v1 sends to a hook on `stop` (docs/protocols/cursor.md).
+// StopInput: The agent loop for a turn ends. The payload cursor hooks v1 sends to a hook on `stop` (docs/protocols/cursor.md).
 type StopInput struct {
 	// Cache read tokens.
 	CacheReadTokens *int64 `json:"cache_read_tokens,omitempty"`
@@ -593,7 +593,7 @@ type StopInput struct {
 	WorkspaceRoots []string `json:"workspace_roots"`
 }
 
-// Stop reads the typed input of a stop event of cursor
+// Stop reads the typed input of the cursor event stop
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func Stop(e *agenthooks.Event) (*StopInput, error) {
@@ -604,7 +604,7 @@ func Stop(e *agenthooks.Event) (*StopInput, error) {
 	return &v, nil
 }
 
-// Before a subagent (Task tool) is spawned. The payload cursor hooks v1 sends to a hook on `subagentStart` (docs/protocols/cursor.md).
+// SubagentStartInput: Before a subagent (Task tool) is spawned. The payload cursor hooks v1 sends to a hook on `subagentStart` (docs/protocols/cursor.md).
 type SubagentStartInput struct {
 	// Conversation (session) id.
 	ConversationId string `json:"conversation_id"`
@@ -630,7 +630,7 @@ type SubagentStartInput struct {
 	WorkspaceRoots []string `json:"workspace_roots"`
 }
 
-// SubagentStart reads the typed input of a subagentStart event of cursor
+// SubagentStart reads the typed input of the cursor event subagentStart
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SubagentStart(e *agenthooks.Event) (*SubagentStartInput, error) {
@@ -641,7 +641,7 @@ func SubagentStart(e *agenthooks.Event) (*SubagentStartInput, error) {
 	return &v, nil
 }
 
-// A subagent finishes. The payload cursor hooks v1 sends to a hook on `subagentStop` (docs/protocols/cursor.md).
+// SubagentStopInput: A subagent finishes. The payload cursor hooks v1 sends to a hook on `subagentStop` (docs/protocols/cursor.md).
 type SubagentStopInput struct {
 	// Path to the subagent's own transcript.
 	AgentTranscriptPath *string `json:"agent_transcript_path,omitempty"`
@@ -679,7 +679,7 @@ type SubagentStopInput struct {
 	WorkspaceRoots []string `json:"workspace_roots"`
 }
 
-// SubagentStop reads the typed input of a subagentStop event of cursor
+// SubagentStop reads the typed input of the cursor event subagentStop
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SubagentStop(e *agenthooks.Event) (*SubagentStopInput, error) {
@@ -690,7 +690,7 @@ func SubagentStop(e *agenthooks.Event) (*SubagentStopInput, error) {
 	return &v, nil
 }
 
-// Listed as a valid key in the 2026.09 CLI validator. The payload cursor hooks v1 sends to a hook on `workspaceOpen` (docs/protocols/cursor.md).
+// WorkspaceOpenInput: Listed as a valid key in the 2026.09 CLI validator. The payload cursor hooks v1 sends to a hook on `workspaceOpen` (docs/protocols/cursor.md).
 type WorkspaceOpenInput struct {
 	// Conversation (session) id.
 	ConversationId string `json:"conversation_id"`
@@ -704,7 +704,7 @@ type WorkspaceOpenInput struct {
 	WorkspaceRoots []string `json:"workspace_roots"`
 }
 
-// WorkspaceOpen reads the typed input of a workspaceOpen event of cursor
+// WorkspaceOpen reads the typed input of the cursor event workspaceOpen
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func WorkspaceOpen(e *agenthooks.Event) (*WorkspaceOpenInput, error) {

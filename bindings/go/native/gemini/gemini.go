@@ -18,7 +18,7 @@ const Agent = "gemini"
 // keep the import used when no event has an open field
 var _ json.RawMessage
 
-// Once per turn after the final response, only when no tool calls are pending. The payload gemini 0.61.0 sends to a hook on `AfterAgent` (docs/protocols/gemini-cli.md).
+// AfterAgentInput: Once per turn after the final response, only when no tool calls are pending. The payload gemini 0.61.0 sends to a hook on `AfterAgent` (docs/protocols/gemini-cli.md).
 type AfterAgentInput struct {
 	// Working directory of the agent.
 	Cwd *string `json:"cwd,omitempty"`
@@ -38,7 +38,7 @@ type AfterAgentInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// AfterAgent reads the typed input of a AfterAgent event of gemini
+// AfterAgent reads the typed input of the gemini event AfterAgent
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func AfterAgent(e *agenthooks.Event) (*AfterAgentInput, error) {
@@ -49,7 +49,7 @@ func AfterAgent(e *agenthooks.Event) (*AfterAgentInput, error) {
 	return &v, nil
 }
 
-// For every streamed chunk of the model response (with one-chunk responses: once per model call ). The payload gemini 0.61.0 sends to a hook on `AfterModel` (docs/protocols/gemini-cli.md).
+// AfterModelInput: For every streamed chunk of the model response (with one-chunk responses: once per model call ). The payload gemini 0.61.0 sends to a hook on `AfterModel` (docs/protocols/gemini-cli.md).
 type AfterModelInput struct {
 	// Working directory of the agent.
 	Cwd *string `json:"cwd,omitempty"`
@@ -67,7 +67,7 @@ type AfterModelInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// AfterModel reads the typed input of a AfterModel event of gemini
+// AfterModel reads the typed input of the gemini event AfterModel
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func AfterModel(e *agenthooks.Event) (*AfterModelInput, error) {
@@ -78,7 +78,7 @@ func AfterModel(e *agenthooks.Event) (*AfterModelInput, error) {
 	return &v, nil
 }
 
-// After a tool executes. The payload gemini 0.61.0 sends to a hook on `AfterTool` (docs/protocols/gemini-cli.md).
+// AfterToolInput: After a tool executes. The payload gemini 0.61.0 sends to a hook on `AfterTool` (docs/protocols/gemini-cli.md).
 type AfterToolInput struct {
 	// Working directory of the agent.
 	Cwd *string `json:"cwd,omitempty"`
@@ -98,7 +98,7 @@ type AfterToolInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// AfterTool reads the typed input of a AfterTool event of gemini
+// AfterTool reads the typed input of the gemini event AfterTool
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func AfterTool(e *agenthooks.Event) (*AfterToolInput, error) {
@@ -109,7 +109,7 @@ func AfterTool(e *agenthooks.Event) (*AfterToolInput, error) {
 	return &v, nil
 }
 
-// After the user submits a prompt, before planning. The payload gemini 0.61.0 sends to a hook on `BeforeAgent` (docs/protocols/gemini-cli.md).
+// BeforeAgentInput: After the user submits a prompt, before planning. The payload gemini 0.61.0 sends to a hook on `BeforeAgent` (docs/protocols/gemini-cli.md).
 type BeforeAgentInput struct {
 	// Working directory of the agent.
 	Cwd *string `json:"cwd,omitempty"`
@@ -125,7 +125,7 @@ type BeforeAgentInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// BeforeAgent reads the typed input of a BeforeAgent event of gemini
+// BeforeAgent reads the typed input of the gemini event BeforeAgent
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func BeforeAgent(e *agenthooks.Event) (*BeforeAgentInput, error) {
@@ -136,7 +136,7 @@ func BeforeAgent(e *agenthooks.Event) (*BeforeAgentInput, error) {
 	return &v, nil
 }
 
-// Before each LLM request. The payload gemini 0.61.0 sends to a hook on `BeforeModel` (docs/protocols/gemini-cli.md).
+// BeforeModelInput: Before each LLM request. The payload gemini 0.61.0 sends to a hook on `BeforeModel` (docs/protocols/gemini-cli.md).
 type BeforeModelInput struct {
 	// Working directory of the agent.
 	Cwd *string `json:"cwd,omitempty"`
@@ -152,7 +152,7 @@ type BeforeModelInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// BeforeModel reads the typed input of a BeforeModel event of gemini
+// BeforeModel reads the typed input of the gemini event BeforeModel
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func BeforeModel(e *agenthooks.Event) (*BeforeModelInput, error) {
@@ -163,7 +163,7 @@ func BeforeModel(e *agenthooks.Event) (*BeforeModelInput, error) {
 	return &v, nil
 }
 
-// Before a tool executes (before the policy/confirmation step). The payload gemini 0.61.0 sends to a hook on `BeforeTool` (docs/protocols/gemini-cli.md).
+// BeforeToolInput: Before a tool executes (before the policy/confirmation step). The payload gemini 0.61.0 sends to a hook on `BeforeTool` (docs/protocols/gemini-cli.md).
 type BeforeToolInput struct {
 	// Working directory of the agent.
 	Cwd *string `json:"cwd,omitempty"`
@@ -185,7 +185,7 @@ type BeforeToolInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// The MCP server of an MCP tool ({server_name, tool_name, command, args, cwd, url, tcp}).
+// BeforeToolMcpContext: The MCP server of an MCP tool ({server_name, tool_name, command, args, cwd, url, tcp}).
 type BeforeToolMcpContext struct {
 	// MCP server arguments.
 	Args []string `json:"args,omitzero"`
@@ -201,7 +201,7 @@ type BeforeToolMcpContext struct {
 	Url *string `json:"url,omitempty"`
 }
 
-// BeforeTool reads the typed input of a BeforeTool event of gemini
+// BeforeTool reads the typed input of the gemini event BeforeTool
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func BeforeTool(e *agenthooks.Event) (*BeforeToolInput, error) {
@@ -212,7 +212,7 @@ func BeforeTool(e *agenthooks.Event) (*BeforeToolInput, error) {
 	return &v, nil
 }
 
-// Before the model picks tools (fired after `BeforeModel`, once per model call ). The payload gemini 0.61.0 sends to a hook on `BeforeToolSelection` (docs/protocols/gemini-cli.md).
+// BeforeToolSelectionInput: Before the model picks tools (fired after `BeforeModel`, once per model call ). The payload gemini 0.61.0 sends to a hook on `BeforeToolSelection` (docs/protocols/gemini-cli.md).
 type BeforeToolSelectionInput struct {
 	// Working directory of the agent.
 	Cwd *string `json:"cwd,omitempty"`
@@ -228,7 +228,7 @@ type BeforeToolSelectionInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// BeforeToolSelection reads the typed input of a BeforeToolSelection event of gemini
+// BeforeToolSelection reads the typed input of the gemini event BeforeToolSelection
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func BeforeToolSelection(e *agenthooks.Event) (*BeforeToolSelectionInput, error) {
@@ -239,7 +239,7 @@ func BeforeToolSelection(e *agenthooks.Event) (*BeforeToolSelectionInput, error)
 	return &v, nil
 }
 
-// When the CLI raises an alert. The payload gemini 0.61.0 sends to a hook on `Notification` (docs/protocols/gemini-cli.md).
+// NotificationInput: When the CLI raises an alert. The payload gemini 0.61.0 sends to a hook on `Notification` (docs/protocols/gemini-cli.md).
 type NotificationInput struct {
 	// Working directory of the agent.
 	Cwd *string `json:"cwd,omitempty"`
@@ -259,7 +259,7 @@ type NotificationInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// Notification reads the typed input of a Notification event of gemini
+// Notification reads the typed input of the gemini event Notification
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func Notification(e *agenthooks.Event) (*NotificationInput, error) {
@@ -270,7 +270,7 @@ func Notification(e *agenthooks.Event) (*NotificationInput, error) {
 	return &v, nil
 }
 
-// Before history compression. The payload gemini 0.61.0 sends to a hook on `PreCompress` (docs/protocols/gemini-cli.md).
+// PreCompressInput: Before history compression. The payload gemini 0.61.0 sends to a hook on `PreCompress` (docs/protocols/gemini-cli.md).
 type PreCompressInput struct {
 	// Working directory of the agent.
 	Cwd *string `json:"cwd,omitempty"`
@@ -286,7 +286,7 @@ type PreCompressInput struct {
 	Trigger *string `json:"trigger,omitempty"`
 }
 
-// PreCompress reads the typed input of a PreCompress event of gemini
+// PreCompress reads the typed input of the gemini event PreCompress
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PreCompress(e *agenthooks.Event) (*PreCompressInput, error) {
@@ -297,7 +297,7 @@ func PreCompress(e *agenthooks.Event) (*PreCompressInput, error) {
 	return &v, nil
 }
 
-// CLI exit, `/clear`, logout. The payload gemini 0.61.0 sends to a hook on `SessionEnd` (docs/protocols/gemini-cli.md).
+// SessionEndInput: CLI exit, `/clear`, logout. The payload gemini 0.61.0 sends to a hook on `SessionEnd` (docs/protocols/gemini-cli.md).
 type SessionEndInput struct {
 	// Working directory of the agent.
 	Cwd *string `json:"cwd,omitempty"`
@@ -313,7 +313,7 @@ type SessionEndInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// SessionEnd reads the typed input of a SessionEnd event of gemini
+// SessionEnd reads the typed input of the gemini event SessionEnd
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SessionEnd(e *agenthooks.Event) (*SessionEndInput, error) {
@@ -324,7 +324,7 @@ func SessionEnd(e *agenthooks.Event) (*SessionEndInput, error) {
 	return &v, nil
 }
 
-// Startup, resume, or after `/clear`. The payload gemini 0.61.0 sends to a hook on `SessionStart` (docs/protocols/gemini-cli.md).
+// SessionStartInput: Startup, resume, or after `/clear`. The payload gemini 0.61.0 sends to a hook on `SessionStart` (docs/protocols/gemini-cli.md).
 type SessionStartInput struct {
 	// Working directory of the agent.
 	Cwd *string `json:"cwd,omitempty"`
@@ -340,7 +340,7 @@ type SessionStartInput struct {
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
 
-// SessionStart reads the typed input of a SessionStart event of gemini
+// SessionStart reads the typed input of the gemini event SessionStart
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SessionStart(e *agenthooks.Event) (*SessionStartInput, error) {

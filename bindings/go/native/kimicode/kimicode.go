@@ -18,7 +18,7 @@ const Agent = "kimi-code"
 // keep the import used when no event has an open field
 var _ json.RawMessage
 
-// The user interrupted the turn. The payload kimi-code 2.1.0 sends to a hook on `Interrupt` (docs/protocols/kimi-code.md).
+// InterruptInput: The user interrupted the turn. The payload kimi-code 2.1.0 sends to a hook on `Interrupt` (docs/protocols/kimi-code.md).
 type InterruptInput struct {
 	// Client type.
 	ClientType *string `json:"client_type,omitempty"`
@@ -34,7 +34,7 @@ type InterruptInput struct {
 	TurnId *int64 `json:"turn_id,omitempty"`
 }
 
-// Interrupt reads the typed input of a Interrupt event of kimi-code
+// Interrupt reads the typed input of the kimi-code event Interrupt
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func Interrupt(e *agenthooks.Event) (*InterruptInput, error) {
@@ -45,7 +45,7 @@ func Interrupt(e *agenthooks.Event) (*InterruptInput, error) {
 	return &v, nil
 }
 
-// Background task status changed. The payload kimi-code 2.1.0 sends to a hook on `Notification` (docs/protocols/kimi-code.md).
+// NotificationInput: Background task status changed. The payload kimi-code 2.1.0 sends to a hook on `Notification` (docs/protocols/kimi-code.md).
 type NotificationInput struct {
 	// Agent id (main for the main agent).
 	AgentId *string `json:"agent_id,omitempty"`
@@ -73,7 +73,7 @@ type NotificationInput struct {
 	Title *string `json:"title,omitempty"`
 }
 
-// Notification reads the typed input of a Notification event of kimi-code
+// Notification reads the typed input of the kimi-code event Notification
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func Notification(e *agenthooks.Event) (*NotificationInput, error) {
@@ -84,7 +84,7 @@ func Notification(e *agenthooks.Event) (*NotificationInput, error) {
 	return &v, nil
 }
 
-// Just before waiting for user approval. The payload kimi-code 2.1.0 sends to a hook on `PermissionRequest` (docs/protocols/kimi-code.md).
+// PermissionRequestInput: Just before waiting for user approval. The payload kimi-code 2.1.0 sends to a hook on `PermissionRequest` (docs/protocols/kimi-code.md).
 type PermissionRequestInput struct {
 	// The action taken.
 	Action *string `json:"action,omitempty"`
@@ -112,7 +112,7 @@ type PermissionRequestInput struct {
 	TurnId *int64 `json:"turn_id,omitempty"`
 }
 
-// How the request is shown.
+// PermissionRequestDisplay: How the request is shown.
 type PermissionRequestDisplay struct {
 	// Shell command.
 	Command *string `json:"command,omitempty"`
@@ -122,7 +122,7 @@ type PermissionRequestDisplay struct {
 	WorkingDirectory *string `json:"workingDirectory,omitempty"`
 }
 
-// PermissionRequest reads the typed input of a PermissionRequest event of kimi-code
+// PermissionRequest reads the typed input of the kimi-code event PermissionRequest
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PermissionRequest(e *agenthooks.Event) (*PermissionRequestInput, error) {
@@ -133,7 +133,7 @@ func PermissionRequest(e *agenthooks.Event) (*PermissionRequestInput, error) {
 	return &v, nil
 }
 
-// Approval resolved. The payload kimi-code 2.1.0 sends to a hook on `PermissionResult` (docs/protocols/kimi-code.md).
+// PermissionResultInput: Approval resolved. The payload kimi-code 2.1.0 sends to a hook on `PermissionResult` (docs/protocols/kimi-code.md).
 type PermissionResultInput struct {
 	// The action taken.
 	Action *string `json:"action,omitempty"`
@@ -163,7 +163,7 @@ type PermissionResultInput struct {
 	TurnId *int64 `json:"turn_id,omitempty"`
 }
 
-// How the request is shown.
+// PermissionResultDisplay: How the request is shown.
 type PermissionResultDisplay struct {
 	// Shell command.
 	Command *string `json:"command,omitempty"`
@@ -173,7 +173,7 @@ type PermissionResultDisplay struct {
 	WorkingDirectory *string `json:"workingDirectory,omitempty"`
 }
 
-// PermissionResult reads the typed input of a PermissionResult event of kimi-code
+// PermissionResult reads the typed input of the kimi-code event PermissionResult
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PermissionResult(e *agenthooks.Event) (*PermissionResultInput, error) {
@@ -184,7 +184,7 @@ func PermissionResult(e *agenthooks.Event) (*PermissionResultInput, error) {
 	return &v, nil
 }
 
-// After compaction. The payload kimi-code 2.1.0 sends to a hook on `PostCompact` (docs/protocols/kimi-code.md).
+// PostCompactInput: After compaction. The payload kimi-code 2.1.0 sends to a hook on `PostCompact` (docs/protocols/kimi-code.md).
 type PostCompactInput struct {
 	// Client type.
 	ClientType *string `json:"client_type,omitempty"`
@@ -200,7 +200,7 @@ type PostCompactInput struct {
 	Trigger *string `json:"trigger,omitempty"`
 }
 
-// PostCompact reads the typed input of a PostCompact event of kimi-code
+// PostCompact reads the typed input of the kimi-code event PostCompact
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PostCompact(e *agenthooks.Event) (*PostCompactInput, error) {
@@ -211,7 +211,7 @@ func PostCompact(e *agenthooks.Event) (*PostCompactInput, error) {
 	return &v, nil
 }
 
-// Tool executed successfully. The payload kimi-code 2.1.0 sends to a hook on `PostToolUse` (docs/protocols/kimi-code.md).
+// PostToolUseInput: Tool executed successfully. The payload kimi-code 2.1.0 sends to a hook on `PostToolUse` (docs/protocols/kimi-code.md).
 type PostToolUseInput struct {
 	// Client type.
 	ClientType *string `json:"client_type,omitempty"`
@@ -231,7 +231,7 @@ type PostToolUseInput struct {
 	ToolOutput json.RawMessage `json:"tool_output"`
 }
 
-// PostToolUse reads the typed input of a PostToolUse event of kimi-code
+// PostToolUse reads the typed input of the kimi-code event PostToolUse
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PostToolUse(e *agenthooks.Event) (*PostToolUseInput, error) {
@@ -242,7 +242,7 @@ func PostToolUse(e *agenthooks.Event) (*PostToolUseInput, error) {
 	return &v, nil
 }
 
-// Tool failed or was blocked. The payload kimi-code 2.1.0 sends to a hook on `PostToolUseFailure` (docs/protocols/kimi-code.md).
+// PostToolUseFailureInput: Tool failed or was blocked. The payload kimi-code 2.1.0 sends to a hook on `PostToolUseFailure` (docs/protocols/kimi-code.md).
 type PostToolUseFailureInput struct {
 	// Client type.
 	ClientType *string `json:"client_type,omitempty"`
@@ -262,7 +262,7 @@ type PostToolUseFailureInput struct {
 	ToolName string `json:"tool_name"`
 }
 
-// PostToolUseFailure reads the typed input of a PostToolUseFailure event of kimi-code
+// PostToolUseFailure reads the typed input of the kimi-code event PostToolUseFailure
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PostToolUseFailure(e *agenthooks.Event) (*PostToolUseFailureInput, error) {
@@ -273,7 +273,7 @@ func PostToolUseFailure(e *agenthooks.Event) (*PostToolUseFailureInput, error) {
 	return &v, nil
 }
 
-// Before compaction. The payload kimi-code 2.1.0 sends to a hook on `PreCompact` (docs/protocols/kimi-code.md).
+// PreCompactInput: Before compaction. The payload kimi-code 2.1.0 sends to a hook on `PreCompact` (docs/protocols/kimi-code.md).
 type PreCompactInput struct {
 	// Client type.
 	ClientType *string `json:"client_type,omitempty"`
@@ -289,7 +289,7 @@ type PreCompactInput struct {
 	Trigger *string `json:"trigger,omitempty"`
 }
 
-// PreCompact reads the typed input of a PreCompact event of kimi-code
+// PreCompact reads the typed input of the kimi-code event PreCompact
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PreCompact(e *agenthooks.Event) (*PreCompactInput, error) {
@@ -300,7 +300,7 @@ func PreCompact(e *agenthooks.Event) (*PreCompactInput, error) {
 	return &v, nil
 }
 
-// Before a tool call, before permission checks. The payload kimi-code 2.1.0 sends to a hook on `PreToolUse` (docs/protocols/kimi-code.md).
+// PreToolUseInput: Before a tool call, before permission checks. The payload kimi-code 2.1.0 sends to a hook on `PreToolUse` (docs/protocols/kimi-code.md).
 type PreToolUseInput struct {
 	// Client type.
 	ClientType *string `json:"client_type,omitempty"`
@@ -320,7 +320,7 @@ type PreToolUseInput struct {
 	ToolName string `json:"tool_name"`
 }
 
-// PreToolUse reads the typed input of a PreToolUse event of kimi-code
+// PreToolUse reads the typed input of the kimi-code event PreToolUse
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PreToolUse(e *agenthooks.Event) (*PreToolUseInput, error) {
@@ -331,7 +331,7 @@ func PreToolUse(e *agenthooks.Event) (*PreToolUseInput, error) {
 	return &v, nil
 }
 
-// Session closed (`exit`) or archived (`archive`). The payload kimi-code 2.1.0 sends to a hook on `SessionEnd` (docs/protocols/kimi-code.md).
+// SessionEndInput: Session closed (`exit`) or archived (`archive`). The payload kimi-code 2.1.0 sends to a hook on `SessionEnd` (docs/protocols/kimi-code.md).
 type SessionEndInput struct {
 	// Client type.
 	ClientType *string `json:"client_type,omitempty"`
@@ -347,7 +347,7 @@ type SessionEndInput struct {
 	SessionTitle *string `json:"session_title,omitempty"`
 }
 
-// SessionEnd reads the typed input of a SessionEnd event of kimi-code
+// SessionEnd reads the typed input of the kimi-code event SessionEnd
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SessionEnd(e *agenthooks.Event) (*SessionEndInput, error) {
@@ -358,7 +358,7 @@ func SessionEnd(e *agenthooks.Event) (*SessionEndInput, error) {
 	return &v, nil
 }
 
-// Every 60 s while alive, only if such a hook is configured. The payload kimi-code 2.1.0 sends to a hook on `SessionHeartbeat` (docs/protocols/kimi-code.md).
+// SessionHeartbeatInput: Every 60 s while alive, only if such a hook is configured. The payload kimi-code 2.1.0 sends to a hook on `SessionHeartbeat` (docs/protocols/kimi-code.md).
 type SessionHeartbeatInput struct {
 	// Client type.
 	ClientType *string `json:"client_type,omitempty"`
@@ -372,7 +372,7 @@ type SessionHeartbeatInput struct {
 	UptimeMs *int64 `json:"uptime_ms,omitempty"`
 }
 
-// SessionHeartbeat reads the typed input of a SessionHeartbeat event of kimi-code
+// SessionHeartbeat reads the typed input of the kimi-code event SessionHeartbeat
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SessionHeartbeat(e *agenthooks.Event) (*SessionHeartbeatInput, error) {
@@ -383,7 +383,7 @@ func SessionHeartbeat(e *agenthooks.Event) (*SessionHeartbeatInput, error) {
 	return &v, nil
 }
 
-// New session started / previous one resumed (not on fork). The payload kimi-code 2.1.0 sends to a hook on `SessionStart` (docs/protocols/kimi-code.md).
+// SessionStartInput: New session started / previous one resumed (not on fork). The payload kimi-code 2.1.0 sends to a hook on `SessionStart` (docs/protocols/kimi-code.md).
 type SessionStartInput struct {
 	// Client type.
 	ClientType *string `json:"client_type,omitempty"`
@@ -401,7 +401,7 @@ type SessionStartInput struct {
 	Source string `json:"source"`
 }
 
-// SessionStart reads the typed input of a SessionStart event of kimi-code
+// SessionStart reads the typed input of the kimi-code event SessionStart
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SessionStart(e *agenthooks.Event) (*SessionStartInput, error) {
@@ -412,7 +412,7 @@ func SessionStart(e *agenthooks.Event) (*SessionStartInput, error) {
 	return &v, nil
 }
 
-// Model is about to end the turn. The payload kimi-code 2.1.0 sends to a hook on `Stop` (docs/protocols/kimi-code.md).
+// StopInput: Model is about to end the turn. The payload kimi-code 2.1.0 sends to a hook on `Stop` (docs/protocols/kimi-code.md).
 type StopInput struct {
 	// Client type.
 	ClientType *string `json:"client_type,omitempty"`
@@ -426,7 +426,7 @@ type StopInput struct {
 	StopHookActive bool `json:"stop_hook_active"`
 }
 
-// Stop reads the typed input of a Stop event of kimi-code
+// Stop reads the typed input of the kimi-code event Stop
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func Stop(e *agenthooks.Event) (*StopInput, error) {
@@ -437,7 +437,7 @@ func Stop(e *agenthooks.Event) (*StopInput, error) {
 	return &v, nil
 }
 
-// Turn failed with an error. The payload kimi-code 2.1.0 sends to a hook on `StopFailure` (docs/protocols/kimi-code.md).
+// StopFailureInput: Turn failed with an error. The payload kimi-code 2.1.0 sends to a hook on `StopFailure` (docs/protocols/kimi-code.md).
 type StopFailureInput struct {
 	// Client type.
 	ClientType *string `json:"client_type,omitempty"`
@@ -453,7 +453,7 @@ type StopFailureInput struct {
 	SessionId json.RawMessage `json:"session_id"`
 }
 
-// StopFailure reads the typed input of a StopFailure event of kimi-code
+// StopFailure reads the typed input of the kimi-code event StopFailure
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func StopFailure(e *agenthooks.Event) (*StopFailureInput, error) {
@@ -464,7 +464,7 @@ func StopFailure(e *agenthooks.Event) (*StopFailureInput, error) {
 	return &v, nil
 }
 
-// Before a sub-agent starts. The payload kimi-code 2.1.0 sends to a hook on `SubagentStart` (docs/protocols/kimi-code.md).
+// SubagentStartInput: Before a sub-agent starts. The payload kimi-code 2.1.0 sends to a hook on `SubagentStart` (docs/protocols/kimi-code.md).
 type SubagentStartInput struct {
 	// Agent name.
 	AgentName *string `json:"agent_name,omitempty"`
@@ -480,7 +480,7 @@ type SubagentStartInput struct {
 	SessionId json.RawMessage `json:"session_id"`
 }
 
-// SubagentStart reads the typed input of a SubagentStart event of kimi-code
+// SubagentStart reads the typed input of the kimi-code event SubagentStart
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SubagentStart(e *agenthooks.Event) (*SubagentStartInput, error) {
@@ -491,7 +491,7 @@ func SubagentStart(e *agenthooks.Event) (*SubagentStartInput, error) {
 	return &v, nil
 }
 
-// Sub-agent completed successfully. The payload kimi-code 2.1.0 sends to a hook on `SubagentStop` (docs/protocols/kimi-code.md).
+// SubagentStopInput: Sub-agent completed successfully. The payload kimi-code 2.1.0 sends to a hook on `SubagentStop` (docs/protocols/kimi-code.md).
 type SubagentStopInput struct {
 	// Agent name.
 	AgentName *string `json:"agent_name,omitempty"`
@@ -507,7 +507,7 @@ type SubagentStopInput struct {
 	SessionId json.RawMessage `json:"session_id"`
 }
 
-// SubagentStop reads the typed input of a SubagentStop event of kimi-code
+// SubagentStop reads the typed input of the kimi-code event SubagentStop
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SubagentStop(e *agenthooks.Event) (*SubagentStopInput, error) {
@@ -518,7 +518,7 @@ func SubagentStop(e *agenthooks.Event) (*SubagentStopInput, error) {
 	return &v, nil
 }
 
-// Background task started. The payload kimi-code 2.1.0 sends to a hook on `TaskStarted` (docs/protocols/kimi-code.md).
+// TaskStartedInput: Background task started. The payload kimi-code 2.1.0 sends to a hook on `TaskStarted` (docs/protocols/kimi-code.md).
 type TaskStartedInput struct {
 	// Client type.
 	ClientType *string `json:"client_type,omitempty"`
@@ -542,7 +542,7 @@ type TaskStartedInput struct {
 	TaskId *string `json:"task_id,omitempty"`
 }
 
-// TaskStarted reads the typed input of a TaskStarted event of kimi-code
+// TaskStarted reads the typed input of the kimi-code event TaskStarted
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func TaskStarted(e *agenthooks.Event) (*TaskStartedInput, error) {
@@ -553,7 +553,7 @@ func TaskStarted(e *agenthooks.Event) (*TaskStartedInput, error) {
 	return &v, nil
 }
 
-// A new turn begins. The payload kimi-code 2.1.0 sends to a hook on `TurnStarted` (docs/protocols/kimi-code.md).
+// TurnStartedInput: A new turn begins. The payload kimi-code 2.1.0 sends to a hook on `TurnStarted` (docs/protocols/kimi-code.md).
 type TurnStartedInput struct {
 	// Client type.
 	ClientType *string `json:"client_type,omitempty"`
@@ -571,7 +571,7 @@ type TurnStartedInput struct {
 	TurnId int64 `json:"turn_id"`
 }
 
-// TurnStarted reads the typed input of a TurnStarted event of kimi-code
+// TurnStarted reads the typed input of the kimi-code event TurnStarted
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func TurnStarted(e *agenthooks.Event) (*TurnStartedInput, error) {
@@ -582,7 +582,7 @@ func TurnStarted(e *agenthooks.Event) (*TurnStartedInput, error) {
 	return &v, nil
 }
 
-// A message is queued while a turn runs. The payload kimi-code 2.1.0 sends to a hook on `UserPromptQueued` (docs/protocols/kimi-code.md).
+// UserPromptQueuedInput: A message is queued while a turn runs. The payload kimi-code 2.1.0 sends to a hook on `UserPromptQueued` (docs/protocols/kimi-code.md).
 type UserPromptQueuedInput struct {
 	// Client type.
 	ClientType *string `json:"client_type,omitempty"`
@@ -600,7 +600,7 @@ type UserPromptQueuedInput struct {
 	SessionId json.RawMessage `json:"session_id"`
 }
 
-// UserPromptQueued reads the typed input of a UserPromptQueued event of kimi-code
+// UserPromptQueued reads the typed input of the kimi-code event UserPromptQueued
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func UserPromptQueued(e *agenthooks.Event) (*UserPromptQueuedInput, error) {
@@ -611,7 +611,7 @@ func UserPromptQueued(e *agenthooks.Event) (*UserPromptQueuedInput, error) {
 	return &v, nil
 }
 
-// User sends a message, before the model is called. The payload kimi-code 2.1.0 sends to a hook on `UserPromptSubmit` (docs/protocols/kimi-code.md).
+// UserPromptSubmitInput: User sends a message, before the model is called. The payload kimi-code 2.1.0 sends to a hook on `UserPromptSubmit` (docs/protocols/kimi-code.md).
 type UserPromptSubmitInput struct {
 	// Client type.
 	ClientType *string `json:"client_type,omitempty"`
@@ -627,7 +627,7 @@ type UserPromptSubmitInput struct {
 	SessionId json.RawMessage `json:"session_id"`
 }
 
-// UserPromptSubmit reads the typed input of a UserPromptSubmit event of kimi-code
+// UserPromptSubmit reads the typed input of the kimi-code event UserPromptSubmit
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func UserPromptSubmit(e *agenthooks.Event) (*UserPromptSubmitInput, error) {

@@ -18,7 +18,7 @@ const Agent = "openclaw"
 // keep the import used when no event has an open field
 var _ json.RawMessage
 
-// After compaction. The payload openclaw 2026.9.6 sends to a hook on `after_compaction` (docs/protocols/openclaw.md).
+// AfterCompactionInput: After compaction. The payload openclaw 2026.9.6 sends to a hook on `after_compaction` (docs/protocols/openclaw.md).
 type AfterCompactionInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *AfterCompactionCtx `json:"ctx,omitempty"`
@@ -30,7 +30,7 @@ type AfterCompactionInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// AfterCompactionCtx: Hook context (agent, session, run, trace).
 type AfterCompactionCtx struct {
 	// Active project keys.
 	ActiveProjectKeys []string `json:"activeProjectKeys,omitzero"`
@@ -54,7 +54,7 @@ type AfterCompactionCtx struct {
 	WorkspaceDir *string `json:"workspaceDir,omitempty"`
 }
 
-// Trace context ({traceId, spanId, parentSpanId, traceFlags}).
+// AfterCompactionCtxTrace: Trace context ({traceId, spanId, parentSpanId, traceFlags}).
 type AfterCompactionCtxTrace struct {
 	// Parent span id.
 	ParentSpanId *string `json:"parentSpanId,omitempty"`
@@ -66,7 +66,7 @@ type AfterCompactionCtxTrace struct {
 	TraceId *string `json:"traceId,omitempty"`
 }
 
-// The hook's event object.
+// AfterCompactionEvent: The hook's event object.
 type AfterCompactionEvent struct {
 	// Messages compacted.
 	CompactedCount *int64 `json:"compactedCount,omitempty"`
@@ -76,7 +76,7 @@ type AfterCompactionEvent struct {
 	TokenCount *int64 `json:"tokenCount,omitempty"`
 }
 
-// AfterCompaction reads the typed input of a after_compaction event of openclaw
+// AfterCompaction reads the typed input of the openclaw event after_compaction
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func AfterCompaction(e *agenthooks.Event) (*AfterCompactionInput, error) {
@@ -87,7 +87,7 @@ func AfterCompaction(e *agenthooks.Event) (*AfterCompactionInput, error) {
 	return &v, nil
 }
 
-// Tool result, error, duration. The payload openclaw 2026.9.6 sends to a hook on `after_tool_call` (docs/protocols/openclaw.md).
+// AfterToolCallInput: Tool result, error, duration. The payload openclaw 2026.9.6 sends to a hook on `after_tool_call` (docs/protocols/openclaw.md).
 type AfterToolCallInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx AfterToolCallCtx `json:"ctx"`
@@ -99,7 +99,7 @@ type AfterToolCallInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// AfterToolCallCtx: Hook context (agent, session, run, trace).
 type AfterToolCallCtx struct {
 	// Agent id (main for the main agent).
 	AgentId *string `json:"agentId,omitempty"`
@@ -115,7 +115,7 @@ type AfterToolCallCtx struct {
 	ToolName string `json:"toolName"`
 }
 
-// The hook's event object.
+// AfterToolCallEvent: The hook's event object.
 type AfterToolCallEvent struct {
 	// Duration in milliseconds.
 	DurationMs int64 `json:"durationMs"`
@@ -133,7 +133,7 @@ type AfterToolCallEvent struct {
 	ToolName string `json:"toolName"`
 }
 
-// AfterToolCall reads the typed input of a after_tool_call event of openclaw
+// AfterToolCall reads the typed input of the openclaw event after_tool_call
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func AfterToolCall(e *agenthooks.Event) (*AfterToolCallInput, error) {
@@ -144,7 +144,7 @@ func AfterToolCall(e *agenthooks.Event) (*AfterToolCallInput, error) {
 	return &v, nil
 }
 
-// Final messages, success, duration. The payload openclaw 2026.9.6 sends to a hook on `agent_end` (docs/protocols/openclaw.md).
+// AgentEndInput: Final messages, success, duration. The payload openclaw 2026.9.6 sends to a hook on `agent_end` (docs/protocols/openclaw.md).
 type AgentEndInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx AgentEndCtx `json:"ctx"`
@@ -156,7 +156,7 @@ type AgentEndInput struct {
 	Plugin *AgentEndPlugin `json:"plugin,omitempty"`
 }
 
-// Hook context (agent, session, run, trace).
+// AgentEndCtx: Hook context (agent, session, run, trace).
 type AgentEndCtx struct {
 	// Active project keys.
 	ActiveProjectKeys []string `json:"activeProjectKeys"`
@@ -180,7 +180,7 @@ type AgentEndCtx struct {
 	WorkspaceDir string `json:"workspaceDir"`
 }
 
-// Trace context ({traceId, spanId, parentSpanId, traceFlags}).
+// AgentEndCtxTrace: Trace context ({traceId, spanId, parentSpanId, traceFlags}).
 type AgentEndCtxTrace struct {
 	// Parent span id.
 	ParentSpanId string `json:"parentSpanId"`
@@ -192,7 +192,7 @@ type AgentEndCtxTrace struct {
 	TraceId string `json:"traceId"`
 }
 
-// The hook's event object.
+// AgentEndEvent: The hook's event object.
 type AgentEndEvent struct {
 	// Duration in milliseconds.
 	DurationMs int64 `json:"durationMs"`
@@ -206,13 +206,13 @@ type AgentEndEvent struct {
 	Success bool `json:"success"`
 }
 
-// Bridge: facts the plugin adds.
+// AgentEndPlugin: Bridge: facts the plugin adds.
 type AgentEndPlugin struct {
 	// Bridge: the run's model output.
 	LlmOutput *AgentEndPluginLlmOutput `json:"llm_output,omitempty"`
 }
 
-// Bridge: the run's model output.
+// AgentEndPluginLlmOutput: Bridge: the run's model output.
 type AgentEndPluginLlmOutput struct {
 	// The assistant's texts of the run.
 	AssistantTexts []string `json:"assistantTexts,omitzero"`
@@ -230,7 +230,7 @@ type AgentEndPluginLlmOutput struct {
 	Usage map[string]json.RawMessage `json:"usage,omitzero"`
 }
 
-// AgentEnd reads the typed input of a agent_end event of openclaw
+// AgentEnd reads the typed input of the openclaw event agent_end
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func AgentEnd(e *agenthooks.Event) (*AgentEndInput, error) {
@@ -241,7 +241,7 @@ func AgentEnd(e *agenthooks.Event) (*AgentEndInput, error) {
 	return &v, nil
 }
 
-// Add context from queued injections. The payload openclaw 2026.9.6 sends to a hook on `agent_turn_prepare` (docs/protocols/openclaw.md).
+// AgentTurnPrepareInput: Add context from queued injections. The payload openclaw 2026.9.6 sends to a hook on `agent_turn_prepare` (docs/protocols/openclaw.md).
 type AgentTurnPrepareInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *AgentTurnPrepareCtx `json:"ctx,omitempty"`
@@ -253,7 +253,7 @@ type AgentTurnPrepareInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// AgentTurnPrepareCtx: Hook context (agent, session, run, trace).
 type AgentTurnPrepareCtx struct {
 	// Active project keys.
 	ActiveProjectKeys []string `json:"activeProjectKeys,omitzero"`
@@ -277,7 +277,7 @@ type AgentTurnPrepareCtx struct {
 	WorkspaceDir *string `json:"workspaceDir,omitempty"`
 }
 
-// Trace context ({traceId, spanId, parentSpanId, traceFlags}).
+// AgentTurnPrepareCtxTrace: Trace context ({traceId, spanId, parentSpanId, traceFlags}).
 type AgentTurnPrepareCtxTrace struct {
 	// Parent span id.
 	ParentSpanId *string `json:"parentSpanId,omitempty"`
@@ -289,7 +289,7 @@ type AgentTurnPrepareCtxTrace struct {
 	TraceId *string `json:"traceId,omitempty"`
 }
 
-// The hook's event object.
+// AgentTurnPrepareEvent: The hook's event object.
 type AgentTurnPrepareEvent struct {
 	// The run's messages.
 	Messages []map[string]json.RawMessage `json:"messages,omitzero"`
@@ -299,7 +299,7 @@ type AgentTurnPrepareEvent struct {
 	QueuedInjections []json.RawMessage `json:"queuedInjections,omitzero"`
 }
 
-// AgentTurnPrepare reads the typed input of a agent_turn_prepare event of openclaw
+// AgentTurnPrepare reads the typed input of the openclaw event agent_turn_prepare
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func AgentTurnPrepare(e *agenthooks.Event) (*AgentTurnPrepareInput, error) {
@@ -310,7 +310,7 @@ func AgentTurnPrepare(e *agenthooks.Event) (*AgentTurnPrepareInput, error) {
 	return &v, nil
 }
 
-// Ask for one more model pass before accepting the final answer. The payload openclaw 2026.9.6 sends to a hook on `before_agent_finalize` (docs/protocols/openclaw.md).
+// BeforeAgentFinalizeInput: Ask for one more model pass before accepting the final answer. The payload openclaw 2026.9.6 sends to a hook on `before_agent_finalize` (docs/protocols/openclaw.md).
 type BeforeAgentFinalizeInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx BeforeAgentFinalizeCtx `json:"ctx"`
@@ -322,7 +322,7 @@ type BeforeAgentFinalizeInput struct {
 	Plugin *BeforeAgentFinalizePlugin `json:"plugin,omitempty"`
 }
 
-// Hook context (agent, session, run, trace).
+// BeforeAgentFinalizeCtx: Hook context (agent, session, run, trace).
 type BeforeAgentFinalizeCtx struct {
 	// Active project keys.
 	ActiveProjectKeys []string `json:"activeProjectKeys"`
@@ -346,7 +346,7 @@ type BeforeAgentFinalizeCtx struct {
 	WorkspaceDir string `json:"workspaceDir"`
 }
 
-// Trace context ({traceId, spanId, parentSpanId, traceFlags}).
+// BeforeAgentFinalizeCtxTrace: Trace context ({traceId, spanId, parentSpanId, traceFlags}).
 type BeforeAgentFinalizeCtxTrace struct {
 	// Parent span id.
 	ParentSpanId string `json:"parentSpanId"`
@@ -358,7 +358,7 @@ type BeforeAgentFinalizeCtxTrace struct {
 	TraceId string `json:"traceId"`
 }
 
-// The hook's event object.
+// BeforeAgentFinalizeEvent: The hook's event object.
 type BeforeAgentFinalizeEvent struct {
 	// Working directory of the agent.
 	Cwd string `json:"cwd"`
@@ -382,13 +382,13 @@ type BeforeAgentFinalizeEvent struct {
 	TranscriptPath string `json:"transcriptPath"`
 }
 
-// Bridge: facts the plugin adds.
+// BeforeAgentFinalizePlugin: Bridge: facts the plugin adds.
 type BeforeAgentFinalizePlugin struct {
 	// Bridge: continuations so far.
 	LoopCount *int64 `json:"loop_count,omitempty"`
 }
 
-// BeforeAgentFinalize reads the typed input of a before_agent_finalize event of openclaw
+// BeforeAgentFinalize reads the typed input of the openclaw event before_agent_finalize
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func BeforeAgentFinalize(e *agenthooks.Event) (*BeforeAgentFinalizeInput, error) {
@@ -399,7 +399,7 @@ func BeforeAgentFinalize(e *agenthooks.Event) (*BeforeAgentFinalizeInput, error)
 	return &v, nil
 }
 
-// Answer with a synthetic reply or silence instead of the model. The payload openclaw 2026.9.6 sends to a hook on `before_agent_reply` (docs/protocols/openclaw.md).
+// BeforeAgentReplyInput: Answer with a synthetic reply or silence instead of the model. The payload openclaw 2026.9.6 sends to a hook on `before_agent_reply` (docs/protocols/openclaw.md).
 type BeforeAgentReplyInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *BeforeAgentReplyCtx `json:"ctx,omitempty"`
@@ -411,7 +411,7 @@ type BeforeAgentReplyInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// BeforeAgentReplyCtx: Hook context (agent, session, run, trace).
 type BeforeAgentReplyCtx struct {
 	// Active project keys.
 	ActiveProjectKeys []string `json:"activeProjectKeys,omitzero"`
@@ -433,13 +433,13 @@ type BeforeAgentReplyCtx struct {
 	WorkspaceDir *string `json:"workspaceDir,omitempty"`
 }
 
-// The hook's event object.
+// BeforeAgentReplyEvent: The hook's event object.
 type BeforeAgentReplyEvent struct {
 	// The message body, cleaned.
 	CleanedBody *string `json:"cleanedBody,omitempty"`
 }
 
-// BeforeAgentReply reads the typed input of a before_agent_reply event of openclaw
+// BeforeAgentReply reads the typed input of the openclaw event before_agent_reply
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func BeforeAgentReply(e *agenthooks.Event) (*BeforeAgentReplyInput, error) {
@@ -450,7 +450,7 @@ func BeforeAgentReply(e *agenthooks.Event) (*BeforeAgentReplyInput, error) {
 	return &v, nil
 }
 
-// Inspect final prompt + history before the model call. The payload openclaw 2026.9.6 sends to a hook on `before_agent_run` (docs/protocols/openclaw.md).
+// BeforeAgentRunInput: Inspect final prompt + history before the model call. The payload openclaw 2026.9.6 sends to a hook on `before_agent_run` (docs/protocols/openclaw.md).
 type BeforeAgentRunInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *BeforeAgentRunCtx `json:"ctx,omitempty"`
@@ -462,7 +462,7 @@ type BeforeAgentRunInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// BeforeAgentRunCtx: Hook context (agent, session, run, trace).
 type BeforeAgentRunCtx struct {
 	// Active project keys.
 	ActiveProjectKeys []string `json:"activeProjectKeys,omitzero"`
@@ -486,7 +486,7 @@ type BeforeAgentRunCtx struct {
 	WorkspaceDir *string `json:"workspaceDir,omitempty"`
 }
 
-// Trace context ({traceId, spanId, parentSpanId, traceFlags}).
+// BeforeAgentRunCtxTrace: Trace context ({traceId, spanId, parentSpanId, traceFlags}).
 type BeforeAgentRunCtxTrace struct {
 	// Parent span id.
 	ParentSpanId *string `json:"parentSpanId,omitempty"`
@@ -498,7 +498,7 @@ type BeforeAgentRunCtxTrace struct {
 	TraceId *string `json:"traceId,omitempty"`
 }
 
-// The hook's event object.
+// BeforeAgentRunEvent: The hook's event object.
 type BeforeAgentRunEvent struct {
 	// The run's messages.
 	Messages []map[string]json.RawMessage `json:"messages,omitzero"`
@@ -510,7 +510,7 @@ type BeforeAgentRunEvent struct {
 	SystemPrompt *string `json:"systemPrompt,omitempty"`
 }
 
-// BeforeAgentRun reads the typed input of a before_agent_run event of openclaw
+// BeforeAgentRun reads the typed input of the openclaw event before_agent_run
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func BeforeAgentRun(e *agenthooks.Event) (*BeforeAgentRunInput, error) {
@@ -521,7 +521,7 @@ func BeforeAgentRun(e *agenthooks.Event) (*BeforeAgentRunInput, error) {
 	return &v, nil
 }
 
-// Legacy combined phase. The payload openclaw 2026.9.6 sends to a hook on `before_agent_start` (docs/protocols/openclaw.md).
+// BeforeAgentStartInput: Legacy combined phase. The payload openclaw 2026.9.6 sends to a hook on `before_agent_start` (docs/protocols/openclaw.md).
 type BeforeAgentStartInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *BeforeAgentStartCtx `json:"ctx,omitempty"`
@@ -533,7 +533,7 @@ type BeforeAgentStartInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// BeforeAgentStartCtx: Hook context (agent, session, run, trace).
 type BeforeAgentStartCtx struct {
 	// Active project keys.
 	ActiveProjectKeys []string `json:"activeProjectKeys,omitzero"`
@@ -557,7 +557,7 @@ type BeforeAgentStartCtx struct {
 	WorkspaceDir *string `json:"workspaceDir,omitempty"`
 }
 
-// Trace context ({traceId, spanId, parentSpanId, traceFlags}).
+// BeforeAgentStartCtxTrace: Trace context ({traceId, spanId, parentSpanId, traceFlags}).
 type BeforeAgentStartCtxTrace struct {
 	// Parent span id.
 	ParentSpanId *string `json:"parentSpanId,omitempty"`
@@ -569,13 +569,13 @@ type BeforeAgentStartCtxTrace struct {
 	TraceId *string `json:"traceId,omitempty"`
 }
 
-// The hook's event object.
+// BeforeAgentStartEvent: The hook's event object.
 type BeforeAgentStartEvent struct {
 	// The prompt.
 	Prompt *string `json:"prompt,omitempty"`
 }
 
-// BeforeAgentStart reads the typed input of a before_agent_start event of openclaw
+// BeforeAgentStart reads the typed input of the openclaw event before_agent_start
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func BeforeAgentStart(e *agenthooks.Event) (*BeforeAgentStartInput, error) {
@@ -586,7 +586,7 @@ func BeforeAgentStart(e *agenthooks.Event) (*BeforeAgentStartInput, error) {
 	return &v, nil
 }
 
-// Before compaction. The payload openclaw 2026.9.6 sends to a hook on `before_compaction` (docs/protocols/openclaw.md).
+// BeforeCompactionInput: Before compaction. The payload openclaw 2026.9.6 sends to a hook on `before_compaction` (docs/protocols/openclaw.md).
 type BeforeCompactionInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *BeforeCompactionCtx `json:"ctx,omitempty"`
@@ -598,7 +598,7 @@ type BeforeCompactionInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// BeforeCompactionCtx: Hook context (agent, session, run, trace).
 type BeforeCompactionCtx struct {
 	// Active project keys.
 	ActiveProjectKeys []string `json:"activeProjectKeys,omitzero"`
@@ -622,7 +622,7 @@ type BeforeCompactionCtx struct {
 	WorkspaceDir *string `json:"workspaceDir,omitempty"`
 }
 
-// Trace context ({traceId, spanId, parentSpanId, traceFlags}).
+// BeforeCompactionCtxTrace: Trace context ({traceId, spanId, parentSpanId, traceFlags}).
 type BeforeCompactionCtxTrace struct {
 	// Parent span id.
 	ParentSpanId *string `json:"parentSpanId,omitempty"`
@@ -634,7 +634,7 @@ type BeforeCompactionCtxTrace struct {
 	TraceId *string `json:"traceId,omitempty"`
 }
 
-// The hook's event object.
+// BeforeCompactionEvent: The hook's event object.
 type BeforeCompactionEvent struct {
 	// Messages being compacted.
 	CompactingCount *int64 `json:"compactingCount,omitempty"`
@@ -644,7 +644,7 @@ type BeforeCompactionEvent struct {
 	TokenCount *int64 `json:"tokenCount,omitempty"`
 }
 
-// BeforeCompaction reads the typed input of a before_compaction event of openclaw
+// BeforeCompaction reads the typed input of the openclaw event before_compaction
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func BeforeCompaction(e *agenthooks.Event) (*BeforeCompactionInput, error) {
@@ -655,7 +655,7 @@ func BeforeCompaction(e *agenthooks.Event) (*BeforeCompactionInput, error) {
 	return &v, nil
 }
 
-// Before a channel message is dispatched. The payload openclaw 2026.9.6 sends to a hook on `before_dispatch` (docs/protocols/openclaw.md).
+// BeforeDispatchInput: Before a channel message is dispatched. The payload openclaw 2026.9.6 sends to a hook on `before_dispatch` (docs/protocols/openclaw.md).
 type BeforeDispatchInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *BeforeDispatchCtx `json:"ctx,omitempty"`
@@ -667,7 +667,7 @@ type BeforeDispatchInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// BeforeDispatchCtx: Hook context (agent, session, run, trace).
 type BeforeDispatchCtx struct {
 	// Agent id (main for the main agent).
 	AgentId *string `json:"agentId,omitempty"`
@@ -679,7 +679,7 @@ type BeforeDispatchCtx struct {
 	SessionKey *string `json:"sessionKey,omitempty"`
 }
 
-// The hook's event object.
+// BeforeDispatchEvent: The hook's event object.
 type BeforeDispatchEvent struct {
 	// Messaging channel.
 	Channel *string `json:"channel,omitempty"`
@@ -687,7 +687,7 @@ type BeforeDispatchEvent struct {
 	Text *string `json:"text,omitempty"`
 }
 
-// BeforeDispatch reads the typed input of a before_dispatch event of openclaw
+// BeforeDispatch reads the typed input of the openclaw event before_dispatch
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func BeforeDispatch(e *agenthooks.Event) (*BeforeDispatchInput, error) {
@@ -698,7 +698,7 @@ func BeforeDispatch(e *agenthooks.Event) (*BeforeDispatchInput, error) {
 	return &v, nil
 }
 
-// Before a plugin or skill is installed: modify or gate. The payload openclaw 2026.9.6 sends to a hook on `before_install` (docs/protocols/openclaw.md).
+// BeforeInstallInput: Before a plugin or skill is installed: modify or gate. The payload openclaw 2026.9.6 sends to a hook on `before_install` (docs/protocols/openclaw.md).
 type BeforeInstallInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *BeforeInstallCtx `json:"ctx,omitempty"`
@@ -710,7 +710,7 @@ type BeforeInstallInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// BeforeInstallCtx: Hook context (agent, session, run, trace).
 type BeforeInstallCtx struct {
 	// Agent id (main for the main agent).
 	AgentId *string `json:"agentId,omitempty"`
@@ -722,7 +722,7 @@ type BeforeInstallCtx struct {
 	SessionKey *string `json:"sessionKey,omitempty"`
 }
 
-// The hook's event object.
+// BeforeInstallEvent: The hook's event object.
 type BeforeInstallEvent struct {
 	// Kind.
 	Kind *string `json:"kind,omitempty"`
@@ -730,7 +730,7 @@ type BeforeInstallEvent struct {
 	Name *string `json:"name,omitempty"`
 }
 
-// BeforeInstall reads the typed input of a before_install event of openclaw
+// BeforeInstall reads the typed input of the openclaw event before_install
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func BeforeInstall(e *agenthooks.Event) (*BeforeInstallInput, error) {
@@ -741,7 +741,7 @@ func BeforeInstall(e *agenthooks.Event) (*BeforeInstallInput, error) {
 	return &v, nil
 }
 
-// Before a message is written to the transcript: modify or gate. The payload openclaw 2026.9.6 sends to a hook on `before_message_write` (docs/protocols/openclaw.md).
+// BeforeMessageWriteInput: Before a message is written to the transcript: modify or gate. The payload openclaw 2026.9.6 sends to a hook on `before_message_write` (docs/protocols/openclaw.md).
 type BeforeMessageWriteInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *BeforeMessageWriteCtx `json:"ctx,omitempty"`
@@ -753,7 +753,7 @@ type BeforeMessageWriteInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// BeforeMessageWriteCtx: Hook context (agent, session, run, trace).
 type BeforeMessageWriteCtx struct {
 	// Agent id (main for the main agent).
 	AgentId *string `json:"agentId,omitempty"`
@@ -765,13 +765,13 @@ type BeforeMessageWriteCtx struct {
 	SessionKey *string `json:"sessionKey,omitempty"`
 }
 
-// The hook's event object.
+// BeforeMessageWriteEvent: The hook's event object.
 type BeforeMessageWriteEvent struct {
 	// The message.
 	Message *BeforeMessageWriteEventMessage `json:"message,omitempty"`
 }
 
-// The message.
+// BeforeMessageWriteEventMessage: The message.
 type BeforeMessageWriteEventMessage struct {
 	// Message content text.
 	Content *string `json:"content,omitempty"`
@@ -779,7 +779,7 @@ type BeforeMessageWriteEventMessage struct {
 	Role *string `json:"role,omitempty"`
 }
 
-// BeforeMessageWrite reads the typed input of a before_message_write event of openclaw
+// BeforeMessageWrite reads the typed input of the openclaw event before_message_write
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func BeforeMessageWrite(e *agenthooks.Event) (*BeforeMessageWriteInput, error) {
@@ -790,7 +790,7 @@ func BeforeMessageWrite(e *agenthooks.Event) (*BeforeMessageWriteInput, error) {
 	return &v, nil
 }
 
-// Override provider/model/thinking level. The payload openclaw 2026.9.6 sends to a hook on `before_model_resolve` (docs/protocols/openclaw.md).
+// BeforeModelResolveInput: Override provider/model/thinking level. The payload openclaw 2026.9.6 sends to a hook on `before_model_resolve` (docs/protocols/openclaw.md).
 type BeforeModelResolveInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *BeforeModelResolveCtx `json:"ctx,omitempty"`
@@ -802,7 +802,7 @@ type BeforeModelResolveInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// BeforeModelResolveCtx: Hook context (agent, session, run, trace).
 type BeforeModelResolveCtx struct {
 	// Active project keys.
 	ActiveProjectKeys []string `json:"activeProjectKeys,omitzero"`
@@ -824,13 +824,13 @@ type BeforeModelResolveCtx struct {
 	WorkspaceDir *string `json:"workspaceDir,omitempty"`
 }
 
-// The hook's event object.
+// BeforeModelResolveEvent: The hook's event object.
 type BeforeModelResolveEvent struct {
 	// The prompt.
 	Prompt *string `json:"prompt,omitempty"`
 }
 
-// BeforeModelResolve reads the typed input of a before_model_resolve event of openclaw
+// BeforeModelResolve reads the typed input of the openclaw event before_model_resolve
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func BeforeModelResolve(e *agenthooks.Event) (*BeforeModelResolveInput, error) {
@@ -841,7 +841,7 @@ func BeforeModelResolve(e *agenthooks.Event) (*BeforeModelResolveInput, error) {
 	return &v, nil
 }
 
-// Add prompt/system context. The payload openclaw 2026.9.6 sends to a hook on `before_prompt_build` (docs/protocols/openclaw.md).
+// BeforePromptBuildInput: Add prompt/system context. The payload openclaw 2026.9.6 sends to a hook on `before_prompt_build` (docs/protocols/openclaw.md).
 type BeforePromptBuildInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *BeforePromptBuildCtx `json:"ctx,omitempty"`
@@ -853,7 +853,7 @@ type BeforePromptBuildInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// BeforePromptBuildCtx: Hook context (agent, session, run, trace).
 type BeforePromptBuildCtx struct {
 	// Active project keys.
 	ActiveProjectKeys []string `json:"activeProjectKeys,omitzero"`
@@ -877,7 +877,7 @@ type BeforePromptBuildCtx struct {
 	WorkspaceDir *string `json:"workspaceDir,omitempty"`
 }
 
-// Trace context ({traceId, spanId, parentSpanId, traceFlags}).
+// BeforePromptBuildCtxTrace: Trace context ({traceId, spanId, parentSpanId, traceFlags}).
 type BeforePromptBuildCtxTrace struct {
 	// Parent span id.
 	ParentSpanId *string `json:"parentSpanId,omitempty"`
@@ -889,7 +889,7 @@ type BeforePromptBuildCtxTrace struct {
 	TraceId *string `json:"traceId,omitempty"`
 }
 
-// The hook's event object.
+// BeforePromptBuildEvent: The hook's event object.
 type BeforePromptBuildEvent struct {
 	// The run's messages.
 	Messages []map[string]json.RawMessage `json:"messages,omitzero"`
@@ -897,7 +897,7 @@ type BeforePromptBuildEvent struct {
 	Prompt *string `json:"prompt,omitempty"`
 }
 
-// BeforePromptBuild reads the typed input of a before_prompt_build event of openclaw
+// BeforePromptBuild reads the typed input of the openclaw event before_prompt_build
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func BeforePromptBuild(e *agenthooks.Event) (*BeforePromptBuildInput, error) {
@@ -908,7 +908,7 @@ func BeforePromptBuild(e *agenthooks.Event) (*BeforePromptBuildInput, error) {
 	return &v, nil
 }
 
-// `/reset` and programmatic resets. The payload openclaw 2026.9.6 sends to a hook on `before_reset` (docs/protocols/openclaw.md).
+// BeforeResetInput: `/reset` and programmatic resets. The payload openclaw 2026.9.6 sends to a hook on `before_reset` (docs/protocols/openclaw.md).
 type BeforeResetInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *BeforeResetCtx `json:"ctx,omitempty"`
@@ -920,7 +920,7 @@ type BeforeResetInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// BeforeResetCtx: Hook context (agent, session, run, trace).
 type BeforeResetCtx struct {
 	// Active project keys.
 	ActiveProjectKeys []string `json:"activeProjectKeys,omitzero"`
@@ -944,7 +944,7 @@ type BeforeResetCtx struct {
 	WorkspaceDir *string `json:"workspaceDir,omitempty"`
 }
 
-// Trace context ({traceId, spanId, parentSpanId, traceFlags}).
+// BeforeResetCtxTrace: Trace context ({traceId, spanId, parentSpanId, traceFlags}).
 type BeforeResetCtxTrace struct {
 	// Parent span id.
 	ParentSpanId *string `json:"parentSpanId,omitempty"`
@@ -956,13 +956,13 @@ type BeforeResetCtxTrace struct {
 	TraceId *string `json:"traceId,omitempty"`
 }
 
-// The hook's event object.
+// BeforeResetEvent: The hook's event object.
 type BeforeResetEvent struct {
 	// Why the event happened.
 	Reason *string `json:"reason,omitempty"`
 }
 
-// BeforeReset reads the typed input of a before_reset event of openclaw
+// BeforeReset reads the typed input of the openclaw event before_reset
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func BeforeReset(e *agenthooks.Event) (*BeforeResetInput, error) {
@@ -973,7 +973,7 @@ func BeforeReset(e *agenthooks.Event) (*BeforeResetInput, error) {
 	return &v, nil
 }
 
-// Before a tool call: modify the parameters or gate the call. The payload openclaw 2026.9.6 sends to a hook on `before_tool_call` (docs/protocols/openclaw.md).
+// BeforeToolCallInput: Before a tool call: modify the parameters or gate the call. The payload openclaw 2026.9.6 sends to a hook on `before_tool_call` (docs/protocols/openclaw.md).
 type BeforeToolCallInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx BeforeToolCallCtx `json:"ctx"`
@@ -987,7 +987,7 @@ type BeforeToolCallInput struct {
 	Plugin *BeforeToolCallPlugin `json:"plugin,omitempty"`
 }
 
-// Hook context (agent, session, run, trace).
+// BeforeToolCallCtx: Hook context (agent, session, run, trace).
 type BeforeToolCallCtx struct {
 	// Agent id (main for the main agent).
 	AgentId *string `json:"agentId,omitempty"`
@@ -1007,13 +1007,13 @@ type BeforeToolCallCtx struct {
 	Trace *BeforeToolCallCtxTrace `json:"trace,omitempty"`
 }
 
-// Who asked ({senderIsOwner}).
+// BeforeToolCallCtxRequester: Who asked ({senderIsOwner}).
 type BeforeToolCallCtxRequester struct {
 	// The sender owns the agent.
 	SenderIsOwner *bool `json:"senderIsOwner,omitempty"`
 }
 
-// Trace context ({traceId, spanId, parentSpanId, traceFlags}).
+// BeforeToolCallCtxTrace: Trace context ({traceId, spanId, parentSpanId, traceFlags}).
 type BeforeToolCallCtxTrace struct {
 	// Parent span id.
 	ParentSpanId *string `json:"parentSpanId,omitempty"`
@@ -1025,7 +1025,7 @@ type BeforeToolCallCtxTrace struct {
 	TraceId *string `json:"traceId,omitempty"`
 }
 
-// The hook's event object.
+// BeforeToolCallEvent: The hook's event object.
 type BeforeToolCallEvent struct {
 	// The tool's parameters.
 	Params map[string]json.RawMessage `json:"params,omitzero"`
@@ -1037,7 +1037,7 @@ type BeforeToolCallEvent struct {
 	ToolName *string `json:"toolName,omitempty"`
 }
 
-// Bridge: the hook input.
+// BeforeToolCallInput2: Bridge: the hook input.
 type BeforeToolCallInput2 struct {
 	// The tool's parameters.
 	Params map[string]json.RawMessage `json:"params,omitzero"`
@@ -1049,7 +1049,7 @@ type BeforeToolCallInput2 struct {
 	ToolName *string `json:"toolName,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// BeforeToolCallPlugin: Bridge: facts the plugin adds.
 type BeforeToolCallPlugin struct {
 	// Bridge: model id.
 	ModelId *string `json:"model_id,omitempty"`
@@ -1061,7 +1061,7 @@ type BeforeToolCallPlugin struct {
 	WorkspaceDir *string `json:"workspace_dir,omitempty"`
 }
 
-// BeforeToolCall reads the typed input of a before_tool_call event of openclaw
+// BeforeToolCall reads the typed input of the openclaw event before_tool_call
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func BeforeToolCall(e *agenthooks.Event) (*BeforeToolCallInput, error) {
@@ -1072,7 +1072,7 @@ func BeforeToolCall(e *agenthooks.Event) (*BeforeToolCallInput, error) {
 	return &v, nil
 }
 
-// DM pairing requests. The payload openclaw 2026.9.6 sends to a hook on `channel_pairing_requested` (docs/protocols/openclaw.md).
+// ChannelPairingRequestedInput: DM pairing requests. The payload openclaw 2026.9.6 sends to a hook on `channel_pairing_requested` (docs/protocols/openclaw.md).
 type ChannelPairingRequestedInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *ChannelPairingRequestedCtx `json:"ctx,omitempty"`
@@ -1084,7 +1084,7 @@ type ChannelPairingRequestedInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// ChannelPairingRequestedCtx: Hook context (agent, session, run, trace).
 type ChannelPairingRequestedCtx struct {
 	// Agent id (main for the main agent).
 	AgentId *string `json:"agentId,omitempty"`
@@ -1096,7 +1096,7 @@ type ChannelPairingRequestedCtx struct {
 	SessionKey *string `json:"sessionKey,omitempty"`
 }
 
-// The hook's event object.
+// ChannelPairingRequestedEvent: The hook's event object.
 type ChannelPairingRequestedEvent struct {
 	// Messaging channel.
 	Channel *string `json:"channel,omitempty"`
@@ -1104,7 +1104,7 @@ type ChannelPairingRequestedEvent struct {
 	SenderId *string `json:"senderId,omitempty"`
 }
 
-// ChannelPairingRequested reads the typed input of a channel_pairing_requested event of openclaw
+// ChannelPairingRequested reads the typed input of the openclaw event channel_pairing_requested
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func ChannelPairingRequested(e *agenthooks.Event) (*ChannelPairingRequestedInput, error) {
@@ -1115,7 +1115,7 @@ func ChannelPairingRequested(e *agenthooks.Event) (*ChannelPairingRequestedInput
 	return &v, nil
 }
 
-// Cron state changed (gateway mode). The payload openclaw 2026.9.6 sends to a hook on `cron_changed` (docs/protocols/openclaw.md).
+// CronChangedInput: Cron state changed (gateway mode). The payload openclaw 2026.9.6 sends to a hook on `cron_changed` (docs/protocols/openclaw.md).
 type CronChangedInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *CronChangedCtx `json:"ctx,omitempty"`
@@ -1127,7 +1127,7 @@ type CronChangedInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// CronChangedCtx: Hook context (agent, session, run, trace).
 type CronChangedCtx struct {
 	// Agent id (main for the main agent).
 	AgentId *string `json:"agentId,omitempty"`
@@ -1139,7 +1139,7 @@ type CronChangedCtx struct {
 	SessionKey *string `json:"sessionKey,omitempty"`
 }
 
-// The hook's event object.
+// CronChangedEvent: The hook's event object.
 type CronChangedEvent struct {
 	// The action taken.
 	Action *string `json:"action,omitempty"`
@@ -1153,7 +1153,7 @@ type CronChangedEvent struct {
 	SessionTarget *string `json:"sessionTarget,omitempty"`
 }
 
-// The cron job.
+// CronChangedEventJob: The cron job.
 type CronChangedEventJob struct {
 	// Id.
 	Id *string `json:"id,omitempty"`
@@ -1161,7 +1161,7 @@ type CronChangedEventJob struct {
 	Schedule *string `json:"schedule,omitempty"`
 }
 
-// CronChanged reads the typed input of a cron_changed event of openclaw
+// CronChanged reads the typed input of the openclaw event cron_changed
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func CronChanged(e *agenthooks.Event) (*CronChangedInput, error) {
@@ -1172,7 +1172,7 @@ func CronChanged(e *agenthooks.Event) (*CronChangedInput, error) {
 	return &v, nil
 }
 
-// Cron state reconciled (gateway mode). The payload openclaw 2026.9.6 sends to a hook on `cron_reconciled` (docs/protocols/openclaw.md).
+// CronReconciledInput: Cron state reconciled (gateway mode). The payload openclaw 2026.9.6 sends to a hook on `cron_reconciled` (docs/protocols/openclaw.md).
 type CronReconciledInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *CronReconciledCtx `json:"ctx,omitempty"`
@@ -1184,7 +1184,7 @@ type CronReconciledInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// CronReconciledCtx: Hook context (agent, session, run, trace).
 type CronReconciledCtx struct {
 	// Agent id (main for the main agent).
 	AgentId *string `json:"agentId,omitempty"`
@@ -1200,7 +1200,7 @@ type CronReconciledCtx struct {
 	WorkspaceDir *string `json:"workspaceDir,omitempty"`
 }
 
-// The hook's event object.
+// CronReconciledEvent: The hook's event object.
 type CronReconciledEvent struct {
 	// Enabled.
 	Enabled *bool `json:"enabled,omitempty"`
@@ -1208,7 +1208,7 @@ type CronReconciledEvent struct {
 	Reason *string `json:"reason,omitempty"`
 }
 
-// CronReconciled reads the typed input of a cron_reconciled event of openclaw
+// CronReconciled reads the typed input of the openclaw event cron_reconciled
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func CronReconciled(e *agenthooks.Event) (*CronReconciledInput, error) {
@@ -1219,7 +1219,7 @@ func CronReconciled(e *agenthooks.Event) (*CronReconciledInput, error) {
 	return &v, nil
 }
 
-// The plugin is deactivated (deprecated alias). The payload openclaw 2026.9.6 sends to a hook on `deactivate` (docs/protocols/openclaw.md).
+// DeactivateInput: The plugin is deactivated (deprecated alias). The payload openclaw 2026.9.6 sends to a hook on `deactivate` (docs/protocols/openclaw.md).
 type DeactivateInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *DeactivateCtx `json:"ctx,omitempty"`
@@ -1231,7 +1231,7 @@ type DeactivateInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// DeactivateCtx: Hook context (agent, session, run, trace).
 type DeactivateCtx struct {
 	// Agent id (main for the main agent).
 	AgentId *string `json:"agentId,omitempty"`
@@ -1243,7 +1243,7 @@ type DeactivateCtx struct {
 	SessionKey *string `json:"sessionKey,omitempty"`
 }
 
-// Deactivate reads the typed input of a deactivate event of openclaw
+// Deactivate reads the typed input of the openclaw event deactivate
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func Deactivate(e *agenthooks.Event) (*DeactivateInput, error) {
@@ -1254,7 +1254,7 @@ func Deactivate(e *agenthooks.Event) (*DeactivateInput, error) {
 	return &v, nil
 }
 
-// The gateway starts. The payload openclaw 2026.9.6 sends to a hook on `gateway_start` (docs/protocols/openclaw.md).
+// GatewayStartInput: The gateway starts. The payload openclaw 2026.9.6 sends to a hook on `gateway_start` (docs/protocols/openclaw.md).
 type GatewayStartInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *GatewayStartCtx `json:"ctx,omitempty"`
@@ -1266,7 +1266,7 @@ type GatewayStartInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// GatewayStartCtx: Hook context (agent, session, run, trace).
 type GatewayStartCtx struct {
 	// Agent id (main for the main agent).
 	AgentId *string `json:"agentId,omitempty"`
@@ -1282,13 +1282,13 @@ type GatewayStartCtx struct {
 	WorkspaceDir *string `json:"workspaceDir,omitempty"`
 }
 
-// The hook's event object.
+// GatewayStartEvent: The hook's event object.
 type GatewayStartEvent struct {
 	// Gateway port.
 	Port *int64 `json:"port,omitempty"`
 }
 
-// GatewayStart reads the typed input of a gateway_start event of openclaw
+// GatewayStart reads the typed input of the openclaw event gateway_start
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func GatewayStart(e *agenthooks.Event) (*GatewayStartInput, error) {
@@ -1299,7 +1299,7 @@ func GatewayStart(e *agenthooks.Event) (*GatewayStartInput, error) {
 	return &v, nil
 }
 
-// The gateway stops. The payload openclaw 2026.9.6 sends to a hook on `gateway_stop` (docs/protocols/openclaw.md).
+// GatewayStopInput: The gateway stops. The payload openclaw 2026.9.6 sends to a hook on `gateway_stop` (docs/protocols/openclaw.md).
 type GatewayStopInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *GatewayStopCtx `json:"ctx,omitempty"`
@@ -1311,7 +1311,7 @@ type GatewayStopInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// GatewayStopCtx: Hook context (agent, session, run, trace).
 type GatewayStopCtx struct {
 	// Agent id (main for the main agent).
 	AgentId *string `json:"agentId,omitempty"`
@@ -1325,13 +1325,13 @@ type GatewayStopCtx struct {
 	SessionKey *string `json:"sessionKey,omitempty"`
 }
 
-// The hook's event object.
+// GatewayStopEvent: The hook's event object.
 type GatewayStopEvent struct {
 	// Why the event happened.
 	Reason *string `json:"reason,omitempty"`
 }
 
-// GatewayStop reads the typed input of a gateway_stop event of openclaw
+// GatewayStop reads the typed input of the openclaw event gateway_stop
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func GatewayStop(e *agenthooks.Event) (*GatewayStopInput, error) {
@@ -1342,7 +1342,7 @@ func GatewayStop(e *agenthooks.Event) (*GatewayStopInput, error) {
 	return &v, nil
 }
 
-// Context for heartbeat turns. The payload openclaw 2026.9.6 sends to a hook on `heartbeat_prompt_contribution` (docs/protocols/openclaw.md).
+// HeartbeatPromptContributionInput: Context for heartbeat turns. The payload openclaw 2026.9.6 sends to a hook on `heartbeat_prompt_contribution` (docs/protocols/openclaw.md).
 type HeartbeatPromptContributionInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *HeartbeatPromptContributionCtx `json:"ctx,omitempty"`
@@ -1354,7 +1354,7 @@ type HeartbeatPromptContributionInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// HeartbeatPromptContributionCtx: Hook context (agent, session, run, trace).
 type HeartbeatPromptContributionCtx struct {
 	// Active project keys.
 	ActiveProjectKeys []string `json:"activeProjectKeys,omitzero"`
@@ -1378,7 +1378,7 @@ type HeartbeatPromptContributionCtx struct {
 	WorkspaceDir *string `json:"workspaceDir,omitempty"`
 }
 
-// Trace context ({traceId, spanId, parentSpanId, traceFlags}).
+// HeartbeatPromptContributionCtxTrace: Trace context ({traceId, spanId, parentSpanId, traceFlags}).
 type HeartbeatPromptContributionCtxTrace struct {
 	// Parent span id.
 	ParentSpanId *string `json:"parentSpanId,omitempty"`
@@ -1390,13 +1390,13 @@ type HeartbeatPromptContributionCtxTrace struct {
 	TraceId *string `json:"traceId,omitempty"`
 }
 
-// The hook's event object.
+// HeartbeatPromptContributionEvent: The hook's event object.
 type HeartbeatPromptContributionEvent struct {
 	// The prompt.
 	Prompt *string `json:"prompt,omitempty"`
 }
 
-// HeartbeatPromptContribution reads the typed input of a heartbeat_prompt_contribution event of openclaw
+// HeartbeatPromptContribution reads the typed input of the openclaw event heartbeat_prompt_contribution
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func HeartbeatPromptContribution(e *agenthooks.Event) (*HeartbeatPromptContributionInput, error) {
@@ -1407,7 +1407,7 @@ func HeartbeatPromptContribution(e *agenthooks.Event) (*HeartbeatPromptContribut
 	return &v, nil
 }
 
-// Claim an inbound channel message. The payload openclaw 2026.9.6 sends to a hook on `inbound_claim` (docs/protocols/openclaw.md).
+// InboundClaimInput: Claim an inbound channel message. The payload openclaw 2026.9.6 sends to a hook on `inbound_claim` (docs/protocols/openclaw.md).
 type InboundClaimInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *InboundClaimCtx `json:"ctx,omitempty"`
@@ -1419,7 +1419,7 @@ type InboundClaimInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// InboundClaimCtx: Hook context (agent, session, run, trace).
 type InboundClaimCtx struct {
 	// Agent id (main for the main agent).
 	AgentId *string `json:"agentId,omitempty"`
@@ -1431,7 +1431,7 @@ type InboundClaimCtx struct {
 	SessionKey *string `json:"sessionKey,omitempty"`
 }
 
-// The hook's event object.
+// InboundClaimEvent: The hook's event object.
 type InboundClaimEvent struct {
 	// Messaging channel.
 	Channel *string `json:"channel,omitempty"`
@@ -1439,7 +1439,7 @@ type InboundClaimEvent struct {
 	Text *string `json:"text,omitempty"`
 }
 
-// InboundClaim reads the typed input of a inbound_claim event of openclaw
+// InboundClaim reads the typed input of the openclaw event inbound_claim
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func InboundClaim(e *agenthooks.Event) (*InboundClaimInput, error) {
@@ -1450,7 +1450,7 @@ func InboundClaim(e *agenthooks.Event) (*InboundClaimInput, error) {
 	return &v, nil
 }
 
-// Provider input. The payload openclaw 2026.9.6 sends to a hook on `llm_input` (docs/protocols/openclaw.md).
+// LlmInputInput: Provider input. The payload openclaw 2026.9.6 sends to a hook on `llm_input` (docs/protocols/openclaw.md).
 type LlmInputInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *LlmInputCtx `json:"ctx,omitempty"`
@@ -1462,7 +1462,7 @@ type LlmInputInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// LlmInputCtx: Hook context (agent, session, run, trace).
 type LlmInputCtx struct {
 	// Active project keys.
 	ActiveProjectKeys []string `json:"activeProjectKeys,omitzero"`
@@ -1486,7 +1486,7 @@ type LlmInputCtx struct {
 	WorkspaceDir *string `json:"workspaceDir,omitempty"`
 }
 
-// Trace context ({traceId, spanId, parentSpanId, traceFlags}).
+// LlmInputCtxTrace: Trace context ({traceId, spanId, parentSpanId, traceFlags}).
 type LlmInputCtxTrace struct {
 	// Parent span id.
 	ParentSpanId *string `json:"parentSpanId,omitempty"`
@@ -1498,7 +1498,7 @@ type LlmInputCtxTrace struct {
 	TraceId *string `json:"traceId,omitempty"`
 }
 
-// The hook's event object.
+// LlmInputEvent: The hook's event object.
 type LlmInputEvent struct {
 	// Messages of the history.
 	HistoryMessages []json.RawMessage `json:"historyMessages,omitzero"`
@@ -1518,7 +1518,7 @@ type LlmInputEvent struct {
 	SystemPrompt *string `json:"systemPrompt,omitempty"`
 }
 
-// LlmInput reads the typed input of a llm_input event of openclaw
+// LlmInput reads the typed input of the openclaw event llm_input
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func LlmInput(e *agenthooks.Event) (*LlmInputInput, error) {
@@ -1529,7 +1529,7 @@ func LlmInput(e *agenthooks.Event) (*LlmInputInput, error) {
 	return &v, nil
 }
 
-// Provider output and usage for one attempt. The payload openclaw 2026.9.6 sends to a hook on `llm_output` (docs/protocols/openclaw.md).
+// LlmOutputInput: Provider output and usage for one attempt. The payload openclaw 2026.9.6 sends to a hook on `llm_output` (docs/protocols/openclaw.md).
 type LlmOutputInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *LlmOutputCtx `json:"ctx,omitempty"`
@@ -1541,7 +1541,7 @@ type LlmOutputInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// LlmOutputCtx: Hook context (agent, session, run, trace).
 type LlmOutputCtx struct {
 	// Agent id (main for the main agent).
 	AgentId *string `json:"agentId,omitempty"`
@@ -1553,7 +1553,7 @@ type LlmOutputCtx struct {
 	SessionKey *string `json:"sessionKey,omitempty"`
 }
 
-// The hook's event object.
+// LlmOutputEvent: The hook's event object.
 type LlmOutputEvent struct {
 	// The assistant's texts of the run.
 	AssistantTexts []string `json:"assistantTexts,omitzero"`
@@ -1571,7 +1571,7 @@ type LlmOutputEvent struct {
 	Usage map[string]json.RawMessage `json:"usage,omitzero"`
 }
 
-// LlmOutput reads the typed input of a llm_output event of openclaw
+// LlmOutput reads the typed input of the openclaw event llm_output
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func LlmOutput(e *agenthooks.Event) (*LlmOutputInput, error) {
@@ -1582,7 +1582,7 @@ func LlmOutput(e *agenthooks.Event) (*LlmOutputInput, error) {
 	return &v, nil
 }
 
-// A channel message arrived. The payload openclaw 2026.9.6 sends to a hook on `message_received` (docs/protocols/openclaw.md).
+// MessageReceivedInput: A channel message arrived. The payload openclaw 2026.9.6 sends to a hook on `message_received` (docs/protocols/openclaw.md).
 type MessageReceivedInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *MessageReceivedCtx `json:"ctx,omitempty"`
@@ -1594,7 +1594,7 @@ type MessageReceivedInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// MessageReceivedCtx: Hook context (agent, session, run, trace).
 type MessageReceivedCtx struct {
 	// Agent id (main for the main agent).
 	AgentId *string `json:"agentId,omitempty"`
@@ -1606,7 +1606,7 @@ type MessageReceivedCtx struct {
 	SessionKey *string `json:"sessionKey,omitempty"`
 }
 
-// The hook's event object.
+// MessageReceivedEvent: The hook's event object.
 type MessageReceivedEvent struct {
 	// Messaging channel.
 	Channel *string `json:"channel,omitempty"`
@@ -1614,7 +1614,7 @@ type MessageReceivedEvent struct {
 	Content *string `json:"content,omitempty"`
 }
 
-// MessageReceived reads the typed input of a message_received event of openclaw
+// MessageReceived reads the typed input of the openclaw event message_received
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func MessageReceived(e *agenthooks.Event) (*MessageReceivedInput, error) {
@@ -1625,7 +1625,7 @@ func MessageReceived(e *agenthooks.Event) (*MessageReceivedInput, error) {
 	return &v, nil
 }
 
-// Before a channel message is sent: modify or gate. The payload openclaw 2026.9.6 sends to a hook on `message_sending` (docs/protocols/openclaw.md).
+// MessageSendingInput: Before a channel message is sent: modify or gate. The payload openclaw 2026.9.6 sends to a hook on `message_sending` (docs/protocols/openclaw.md).
 type MessageSendingInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *MessageSendingCtx `json:"ctx,omitempty"`
@@ -1637,7 +1637,7 @@ type MessageSendingInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// MessageSendingCtx: Hook context (agent, session, run, trace).
 type MessageSendingCtx struct {
 	// Agent id (main for the main agent).
 	AgentId *string `json:"agentId,omitempty"`
@@ -1649,7 +1649,7 @@ type MessageSendingCtx struct {
 	SessionKey *string `json:"sessionKey,omitempty"`
 }
 
-// The hook's event object.
+// MessageSendingEvent: The hook's event object.
 type MessageSendingEvent struct {
 	// Messaging channel.
 	Channel string `json:"channel"`
@@ -1657,7 +1657,7 @@ type MessageSendingEvent struct {
 	Content string `json:"content"`
 }
 
-// MessageSending reads the typed input of a message_sending event of openclaw
+// MessageSending reads the typed input of the openclaw event message_sending
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func MessageSending(e *agenthooks.Event) (*MessageSendingInput, error) {
@@ -1668,7 +1668,7 @@ func MessageSending(e *agenthooks.Event) (*MessageSendingInput, error) {
 	return &v, nil
 }
 
-// A channel message was sent. The payload openclaw 2026.9.6 sends to a hook on `message_sent` (docs/protocols/openclaw.md).
+// MessageSentInput: A channel message was sent. The payload openclaw 2026.9.6 sends to a hook on `message_sent` (docs/protocols/openclaw.md).
 type MessageSentInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *MessageSentCtx `json:"ctx,omitempty"`
@@ -1680,7 +1680,7 @@ type MessageSentInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// MessageSentCtx: Hook context (agent, session, run, trace).
 type MessageSentCtx struct {
 	// Agent id (main for the main agent).
 	AgentId *string `json:"agentId,omitempty"`
@@ -1692,7 +1692,7 @@ type MessageSentCtx struct {
 	SessionKey *string `json:"sessionKey,omitempty"`
 }
 
-// The hook's event object.
+// MessageSentEvent: The hook's event object.
 type MessageSentEvent struct {
 	// Messaging channel.
 	Channel *string `json:"channel,omitempty"`
@@ -1700,7 +1700,7 @@ type MessageSentEvent struct {
 	Content *string `json:"content,omitempty"`
 }
 
-// MessageSent reads the typed input of a message_sent event of openclaw
+// MessageSent reads the typed input of the openclaw event message_sent
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func MessageSent(e *agenthooks.Event) (*MessageSentInput, error) {
@@ -1711,7 +1711,7 @@ func MessageSent(e *agenthooks.Event) (*MessageSentInput, error) {
 	return &v, nil
 }
 
-// Sanitized call telemetry (no content). The payload openclaw 2026.9.6 sends to a hook on `model_call_ended` (docs/protocols/openclaw.md).
+// ModelCallEndedInput: Sanitized call telemetry (no content). The payload openclaw 2026.9.6 sends to a hook on `model_call_ended` (docs/protocols/openclaw.md).
 type ModelCallEndedInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *ModelCallEndedCtx `json:"ctx,omitempty"`
@@ -1723,7 +1723,7 @@ type ModelCallEndedInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// ModelCallEndedCtx: Hook context (agent, session, run, trace).
 type ModelCallEndedCtx struct {
 	// Agent id (main for the main agent).
 	AgentId *string `json:"agentId,omitempty"`
@@ -1735,7 +1735,7 @@ type ModelCallEndedCtx struct {
 	SessionKey *string `json:"sessionKey,omitempty"`
 }
 
-// The hook's event object.
+// ModelCallEndedEvent: The hook's event object.
 type ModelCallEndedEvent struct {
 	// Model API.
 	Api *string `json:"api,omitempty"`
@@ -1765,7 +1765,7 @@ type ModelCallEndedEvent struct {
 	Transport *string `json:"transport,omitempty"`
 }
 
-// ModelCallEnded reads the typed input of a model_call_ended event of openclaw
+// ModelCallEnded reads the typed input of the openclaw event model_call_ended
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func ModelCallEnded(e *agenthooks.Event) (*ModelCallEndedInput, error) {
@@ -1776,7 +1776,7 @@ func ModelCallEnded(e *agenthooks.Event) (*ModelCallEndedInput, error) {
 	return &v, nil
 }
 
-// Sanitized call telemetry (no content). The payload openclaw 2026.9.6 sends to a hook on `model_call_started` (docs/protocols/openclaw.md).
+// ModelCallStartedInput: Sanitized call telemetry (no content). The payload openclaw 2026.9.6 sends to a hook on `model_call_started` (docs/protocols/openclaw.md).
 type ModelCallStartedInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *ModelCallStartedCtx `json:"ctx,omitempty"`
@@ -1788,7 +1788,7 @@ type ModelCallStartedInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// ModelCallStartedCtx: Hook context (agent, session, run, trace).
 type ModelCallStartedCtx struct {
 	// Agent id (main for the main agent).
 	AgentId *string `json:"agentId,omitempty"`
@@ -1800,7 +1800,7 @@ type ModelCallStartedCtx struct {
 	SessionKey *string `json:"sessionKey,omitempty"`
 }
 
-// The hook's event object.
+// ModelCallStartedEvent: The hook's event object.
 type ModelCallStartedEvent struct {
 	// Model API.
 	Api *string `json:"api,omitempty"`
@@ -1824,7 +1824,7 @@ type ModelCallStartedEvent struct {
 	Transport *string `json:"transport,omitempty"`
 }
 
-// ModelCallStarted reads the typed input of a model_call_started event of openclaw
+// ModelCallStarted reads the typed input of the openclaw event model_call_started
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func ModelCallStarted(e *agenthooks.Event) (*ModelCallStartedInput, error) {
@@ -1835,7 +1835,7 @@ func ModelCallStarted(e *agenthooks.Event) (*ModelCallStartedInput, error) {
 	return &v, nil
 }
 
-// A reply is dispatched. The payload openclaw 2026.9.6 sends to a hook on `reply_dispatch` (docs/protocols/openclaw.md).
+// ReplyDispatchInput: A reply is dispatched. The payload openclaw 2026.9.6 sends to a hook on `reply_dispatch` (docs/protocols/openclaw.md).
 type ReplyDispatchInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *ReplyDispatchCtx `json:"ctx,omitempty"`
@@ -1847,7 +1847,7 @@ type ReplyDispatchInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// ReplyDispatchCtx: Hook context (agent, session, run, trace).
 type ReplyDispatchCtx struct {
 	// Agent id (main for the main agent).
 	AgentId *string `json:"agentId,omitempty"`
@@ -1859,13 +1859,13 @@ type ReplyDispatchCtx struct {
 	SessionKey *string `json:"sessionKey,omitempty"`
 }
 
-// The hook's event object.
+// ReplyDispatchEvent: The hook's event object.
 type ReplyDispatchEvent struct {
 	// Kind.
 	Kind *string `json:"kind,omitempty"`
 }
 
-// ReplyDispatch reads the typed input of a reply_dispatch event of openclaw
+// ReplyDispatch reads the typed input of the openclaw event reply_dispatch
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func ReplyDispatch(e *agenthooks.Event) (*ReplyDispatchInput, error) {
@@ -1876,7 +1876,7 @@ func ReplyDispatch(e *agenthooks.Event) (*ReplyDispatchInput, error) {
 	return &v, nil
 }
 
-// Before a reply payload is sent: modify or gate. The payload openclaw 2026.9.6 sends to a hook on `reply_payload_sending` (docs/protocols/openclaw.md).
+// ReplyPayloadSendingInput: Before a reply payload is sent: modify or gate. The payload openclaw 2026.9.6 sends to a hook on `reply_payload_sending` (docs/protocols/openclaw.md).
 type ReplyPayloadSendingInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *ReplyPayloadSendingCtx `json:"ctx,omitempty"`
@@ -1888,7 +1888,7 @@ type ReplyPayloadSendingInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// ReplyPayloadSendingCtx: Hook context (agent, session, run, trace).
 type ReplyPayloadSendingCtx struct {
 	// Agent id (main for the main agent).
 	AgentId *string `json:"agentId,omitempty"`
@@ -1900,13 +1900,13 @@ type ReplyPayloadSendingCtx struct {
 	SessionKey *string `json:"sessionKey,omitempty"`
 }
 
-// The hook's event object.
+// ReplyPayloadSendingEvent: The hook's event object.
 type ReplyPayloadSendingEvent struct {
 	// Text.
 	Text *string `json:"text,omitempty"`
 }
 
-// ReplyPayloadSending reads the typed input of a reply_payload_sending event of openclaw
+// ReplyPayloadSending reads the typed input of the openclaw event reply_payload_sending
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func ReplyPayloadSending(e *agenthooks.Event) (*ReplyPayloadSendingInput, error) {
@@ -1917,7 +1917,7 @@ func ReplyPayloadSending(e *agenthooks.Event) (*ReplyPayloadSendingInput, error)
 	return &v, nil
 }
 
-// Add environment variables to `exec`. The payload openclaw 2026.9.6 sends to a hook on `resolve_exec_env` (docs/protocols/openclaw.md).
+// ResolveExecEnvInput: Add environment variables to `exec`. The payload openclaw 2026.9.6 sends to a hook on `resolve_exec_env` (docs/protocols/openclaw.md).
 type ResolveExecEnvInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *ResolveExecEnvCtx `json:"ctx,omitempty"`
@@ -1929,7 +1929,7 @@ type ResolveExecEnvInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// ResolveExecEnvCtx: Hook context (agent, session, run, trace).
 type ResolveExecEnvCtx struct {
 	// Agent id (main for the main agent).
 	AgentId *string `json:"agentId,omitempty"`
@@ -1941,7 +1941,7 @@ type ResolveExecEnvCtx struct {
 	SessionKey *string `json:"sessionKey,omitempty"`
 }
 
-// The hook's event object.
+// ResolveExecEnvEvent: The hook's event object.
 type ResolveExecEnvEvent struct {
 	// Gateway host.
 	Host *string `json:"host,omitempty"`
@@ -1951,7 +1951,7 @@ type ResolveExecEnvEvent struct {
 	ToolName *string `json:"toolName,omitempty"`
 }
 
-// ResolveExecEnv reads the typed input of a resolve_exec_env event of openclaw
+// ResolveExecEnv reads the typed input of the openclaw event resolve_exec_env
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func ResolveExecEnv(e *agenthooks.Event) (*ResolveExecEnvInput, error) {
@@ -1962,7 +1962,7 @@ func ResolveExecEnv(e *agenthooks.Event) (*ResolveExecEnvInput, error) {
 	return &v, nil
 }
 
-// A session ends. The payload openclaw 2026.9.6 sends to a hook on `session_end` (docs/protocols/openclaw.md).
+// SessionEndInput: A session ends. The payload openclaw 2026.9.6 sends to a hook on `session_end` (docs/protocols/openclaw.md).
 type SessionEndInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *SessionEndCtx `json:"ctx,omitempty"`
@@ -1974,7 +1974,7 @@ type SessionEndInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// SessionEndCtx: Hook context (agent, session, run, trace).
 type SessionEndCtx struct {
 	// Agent id (main for the main agent).
 	AgentId *string `json:"agentId,omitempty"`
@@ -1986,7 +1986,7 @@ type SessionEndCtx struct {
 	SessionKey *string `json:"sessionKey,omitempty"`
 }
 
-// The hook's event object.
+// SessionEndEvent: The hook's event object.
 type SessionEndEvent struct {
 	// Messages.
 	MessageCount *int64 `json:"messageCount,omitempty"`
@@ -2000,7 +2000,7 @@ type SessionEndEvent struct {
 	SessionKey *string `json:"sessionKey,omitempty"`
 }
 
-// SessionEnd reads the typed input of a session_end event of openclaw
+// SessionEnd reads the typed input of the openclaw event session_end
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SessionEnd(e *agenthooks.Event) (*SessionEndInput, error) {
@@ -2011,7 +2011,7 @@ func SessionEnd(e *agenthooks.Event) (*SessionEndInput, error) {
 	return &v, nil
 }
 
-// A session starts. The payload openclaw 2026.9.6 sends to a hook on `session_start` (docs/protocols/openclaw.md).
+// SessionStartInput: A session starts. The payload openclaw 2026.9.6 sends to a hook on `session_start` (docs/protocols/openclaw.md).
 type SessionStartInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *SessionStartCtx `json:"ctx,omitempty"`
@@ -2023,7 +2023,7 @@ type SessionStartInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// SessionStartCtx: Hook context (agent, session, run, trace).
 type SessionStartCtx struct {
 	// Agent id (main for the main agent).
 	AgentId *string `json:"agentId,omitempty"`
@@ -2035,7 +2035,7 @@ type SessionStartCtx struct {
 	SessionKey *string `json:"sessionKey,omitempty"`
 }
 
-// The hook's event object.
+// SessionStartEvent: The hook's event object.
 type SessionStartEvent struct {
 	// Session id.
 	SessionId *string `json:"sessionId,omitempty"`
@@ -2043,7 +2043,7 @@ type SessionStartEvent struct {
 	SessionKey *string `json:"sessionKey,omitempty"`
 }
 
-// SessionStart reads the typed input of a session_start event of openclaw
+// SessionStart reads the typed input of the openclaw event session_start
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SessionStart(e *agenthooks.Event) (*SessionStartInput, error) {
@@ -2054,7 +2054,7 @@ func SessionStart(e *agenthooks.Event) (*SessionStartInput, error) {
 	return &v, nil
 }
 
-// A skill changed. The payload openclaw 2026.9.6 sends to a hook on `skill_changed` (docs/protocols/openclaw.md).
+// SkillChangedInput: A skill changed. The payload openclaw 2026.9.6 sends to a hook on `skill_changed` (docs/protocols/openclaw.md).
 type SkillChangedInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *SkillChangedCtx `json:"ctx,omitempty"`
@@ -2066,7 +2066,7 @@ type SkillChangedInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// SkillChangedCtx: Hook context (agent, session, run, trace).
 type SkillChangedCtx struct {
 	// Agent id (main for the main agent).
 	AgentId *string `json:"agentId,omitempty"`
@@ -2078,13 +2078,13 @@ type SkillChangedCtx struct {
 	SessionKey *string `json:"sessionKey,omitempty"`
 }
 
-// The hook's event object.
+// SkillChangedEvent: The hook's event object.
 type SkillChangedEvent struct {
 	// Skill id.
 	SkillId *string `json:"skillId,omitempty"`
 }
 
-// SkillChanged reads the typed input of a skill_changed event of openclaw
+// SkillChanged reads the typed input of the openclaw event skill_changed
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SkillChanged(e *agenthooks.Event) (*SkillChangedInput, error) {
@@ -2095,7 +2095,7 @@ func SkillChanged(e *agenthooks.Event) (*SkillChangedInput, error) {
 	return &v, nil
 }
 
-// A skill proposal changed. The payload openclaw 2026.9.6 sends to a hook on `skill_proposal_changed` (docs/protocols/openclaw.md).
+// SkillProposalChangedInput: A skill proposal changed. The payload openclaw 2026.9.6 sends to a hook on `skill_proposal_changed` (docs/protocols/openclaw.md).
 type SkillProposalChangedInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *SkillProposalChangedCtx `json:"ctx,omitempty"`
@@ -2107,7 +2107,7 @@ type SkillProposalChangedInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// SkillProposalChangedCtx: Hook context (agent, session, run, trace).
 type SkillProposalChangedCtx struct {
 	// Agent id (main for the main agent).
 	AgentId *string `json:"agentId,omitempty"`
@@ -2119,13 +2119,13 @@ type SkillProposalChangedCtx struct {
 	SessionKey *string `json:"sessionKey,omitempty"`
 }
 
-// The hook's event object.
+// SkillProposalChangedEvent: The hook's event object.
 type SkillProposalChangedEvent struct {
 	// Skill id.
 	SkillId *string `json:"skillId,omitempty"`
 }
 
-// SkillProposalChanged reads the typed input of a skill_proposal_changed event of openclaw
+// SkillProposalChanged reads the typed input of the openclaw event skill_proposal_changed
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SkillProposalChanged(e *agenthooks.Event) (*SkillProposalChangedInput, error) {
@@ -2136,7 +2136,7 @@ func SkillProposalChanged(e *agenthooks.Event) (*SkillProposalChangedInput, erro
 	return &v, nil
 }
 
-// Evaluate a skill proposal. The payload openclaw 2026.9.6 sends to a hook on `skill_proposal_evaluate` (docs/protocols/openclaw.md).
+// SkillProposalEvaluateInput: Evaluate a skill proposal. The payload openclaw 2026.9.6 sends to a hook on `skill_proposal_evaluate` (docs/protocols/openclaw.md).
 type SkillProposalEvaluateInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *SkillProposalEvaluateCtx `json:"ctx,omitempty"`
@@ -2148,7 +2148,7 @@ type SkillProposalEvaluateInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// SkillProposalEvaluateCtx: Hook context (agent, session, run, trace).
 type SkillProposalEvaluateCtx struct {
 	// Agent id (main for the main agent).
 	AgentId *string `json:"agentId,omitempty"`
@@ -2160,13 +2160,13 @@ type SkillProposalEvaluateCtx struct {
 	SessionKey *string `json:"sessionKey,omitempty"`
 }
 
-// The hook's event object.
+// SkillProposalEvaluateEvent: The hook's event object.
 type SkillProposalEvaluateEvent struct {
 	// Skill id.
 	SkillId *string `json:"skillId,omitempty"`
 }
 
-// SkillProposalEvaluate reads the typed input of a skill_proposal_evaluate event of openclaw
+// SkillProposalEvaluate reads the typed input of the openclaw event skill_proposal_evaluate
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SkillProposalEvaluate(e *agenthooks.Event) (*SkillProposalEvaluateInput, error) {
@@ -2177,7 +2177,7 @@ func SkillProposalEvaluate(e *agenthooks.Event) (*SkillProposalEvaluateInput, er
 	return &v, nil
 }
 
-// Where a subagent delivers its result. The payload openclaw 2026.9.6 sends to a hook on `subagent_delivery_target` (docs/protocols/openclaw.md).
+// SubagentDeliveryTargetInput: Where a subagent delivers its result. The payload openclaw 2026.9.6 sends to a hook on `subagent_delivery_target` (docs/protocols/openclaw.md).
 type SubagentDeliveryTargetInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *SubagentDeliveryTargetCtx `json:"ctx,omitempty"`
@@ -2189,7 +2189,7 @@ type SubagentDeliveryTargetInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// SubagentDeliveryTargetCtx: Hook context (agent, session, run, trace).
 type SubagentDeliveryTargetCtx struct {
 	// Agent id (main for the main agent).
 	AgentId *string `json:"agentId,omitempty"`
@@ -2201,13 +2201,13 @@ type SubagentDeliveryTargetCtx struct {
 	SessionKey *string `json:"sessionKey,omitempty"`
 }
 
-// The hook's event object.
+// SubagentDeliveryTargetEvent: The hook's event object.
 type SubagentDeliveryTargetEvent struct {
 	// The subagent's session key.
 	ChildSessionKey *string `json:"childSessionKey,omitempty"`
 }
 
-// SubagentDeliveryTarget reads the typed input of a subagent_delivery_target event of openclaw
+// SubagentDeliveryTarget reads the typed input of the openclaw event subagent_delivery_target
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SubagentDeliveryTarget(e *agenthooks.Event) (*SubagentDeliveryTargetInput, error) {
@@ -2218,7 +2218,7 @@ func SubagentDeliveryTarget(e *agenthooks.Event) (*SubagentDeliveryTargetInput, 
 	return &v, nil
 }
 
-// Subagent finished. The payload openclaw 2026.9.6 sends to a hook on `subagent_ended` (docs/protocols/openclaw.md).
+// SubagentEndedInput: Subagent finished. The payload openclaw 2026.9.6 sends to a hook on `subagent_ended` (docs/protocols/openclaw.md).
 type SubagentEndedInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *SubagentEndedCtx `json:"ctx,omitempty"`
@@ -2230,7 +2230,7 @@ type SubagentEndedInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// SubagentEndedCtx: Hook context (agent, session, run, trace).
 type SubagentEndedCtx struct {
 	// Agent id (main for the main agent).
 	AgentId *string `json:"agentId,omitempty"`
@@ -2244,7 +2244,7 @@ type SubagentEndedCtx struct {
 	SessionKey *string `json:"sessionKey,omitempty"`
 }
 
-// The hook's event object.
+// SubagentEndedEvent: The hook's event object.
 type SubagentEndedEvent struct {
 	// End time (epoch ms).
 	EndedAt *int64 `json:"endedAt,omitempty"`
@@ -2260,7 +2260,7 @@ type SubagentEndedEvent struct {
 	TargetSessionKey *string `json:"targetSessionKey,omitempty"`
 }
 
-// SubagentEnded reads the typed input of a subagent_ended event of openclaw
+// SubagentEnded reads the typed input of the openclaw event subagent_ended
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SubagentEnded(e *agenthooks.Event) (*SubagentEndedInput, error) {
@@ -2271,7 +2271,7 @@ func SubagentEnded(e *agenthooks.Event) (*SubagentEndedInput, error) {
 	return &v, nil
 }
 
-// A subagent reports progress. The payload openclaw 2026.9.6 sends to a hook on `subagent_progress` (docs/protocols/openclaw.md).
+// SubagentProgressInput: A subagent reports progress. The payload openclaw 2026.9.6 sends to a hook on `subagent_progress` (docs/protocols/openclaw.md).
 type SubagentProgressInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *SubagentProgressCtx `json:"ctx,omitempty"`
@@ -2283,7 +2283,7 @@ type SubagentProgressInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// SubagentProgressCtx: Hook context (agent, session, run, trace).
 type SubagentProgressCtx struct {
 	// Agent id (main for the main agent).
 	AgentId *string `json:"agentId,omitempty"`
@@ -2295,7 +2295,7 @@ type SubagentProgressCtx struct {
 	SessionKey *string `json:"sessionKey,omitempty"`
 }
 
-// The hook's event object.
+// SubagentProgressEvent: The hook's event object.
 type SubagentProgressEvent struct {
 	// The subagent's session key.
 	ChildSessionKey *string `json:"childSessionKey,omitempty"`
@@ -2303,7 +2303,7 @@ type SubagentProgressEvent struct {
 	Text *string `json:"text,omitempty"`
 }
 
-// SubagentProgress reads the typed input of a subagent_progress event of openclaw
+// SubagentProgress reads the typed input of the openclaw event subagent_progress
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SubagentProgress(e *agenthooks.Event) (*SubagentProgressInput, error) {
@@ -2314,7 +2314,7 @@ func SubagentProgress(e *agenthooks.Event) (*SubagentProgressInput, error) {
 	return &v, nil
 }
 
-// Subagent launched. The payload openclaw 2026.9.6 sends to a hook on `subagent_spawned` (docs/protocols/openclaw.md).
+// SubagentSpawnedInput: Subagent launched. The payload openclaw 2026.9.6 sends to a hook on `subagent_spawned` (docs/protocols/openclaw.md).
 type SubagentSpawnedInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *SubagentSpawnedCtx `json:"ctx,omitempty"`
@@ -2326,7 +2326,7 @@ type SubagentSpawnedInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// SubagentSpawnedCtx: Hook context (agent, session, run, trace).
 type SubagentSpawnedCtx struct {
 	// Agent id (main for the main agent).
 	AgentId *string `json:"agentId,omitempty"`
@@ -2342,7 +2342,7 @@ type SubagentSpawnedCtx struct {
 	SessionKey *string `json:"sessionKey,omitempty"`
 }
 
-// The hook's event object.
+// SubagentSpawnedEvent: The hook's event object.
 type SubagentSpawnedEvent struct {
 	// Agent id (main for the main agent).
 	AgentId *string `json:"agentId,omitempty"`
@@ -2358,7 +2358,7 @@ type SubagentSpawnedEvent struct {
 	ThreadRequested *bool `json:"threadRequested,omitempty"`
 }
 
-// SubagentSpawned reads the typed input of a subagent_spawned event of openclaw
+// SubagentSpawned reads the typed input of the openclaw event subagent_spawned
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SubagentSpawned(e *agenthooks.Event) (*SubagentSpawnedInput, error) {
@@ -2369,7 +2369,7 @@ func SubagentSpawned(e *agenthooks.Event) (*SubagentSpawnedInput, error) {
 	return &v, nil
 }
 
-// Approve or route a subagent before it spawns. The payload openclaw 2026.9.6 sends to a hook on `subagent_spawning` (docs/protocols/openclaw.md).
+// SubagentSpawningInput: Approve or route a subagent before it spawns. The payload openclaw 2026.9.6 sends to a hook on `subagent_spawning` (docs/protocols/openclaw.md).
 type SubagentSpawningInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *SubagentSpawningCtx `json:"ctx,omitempty"`
@@ -2381,7 +2381,7 @@ type SubagentSpawningInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// SubagentSpawningCtx: Hook context (agent, session, run, trace).
 type SubagentSpawningCtx struct {
 	// Agent id (main for the main agent).
 	AgentId *string `json:"agentId,omitempty"`
@@ -2395,7 +2395,7 @@ type SubagentSpawningCtx struct {
 	SessionKey *string `json:"sessionKey,omitempty"`
 }
 
-// The hook's event object.
+// SubagentSpawningEvent: The hook's event object.
 type SubagentSpawningEvent struct {
 	// Agent id (main for the main agent).
 	AgentId *string `json:"agentId,omitempty"`
@@ -2405,7 +2405,7 @@ type SubagentSpawningEvent struct {
 	Mode *string `json:"mode,omitempty"`
 }
 
-// SubagentSpawning reads the typed input of a subagent_spawning event of openclaw
+// SubagentSpawning reads the typed input of the openclaw event subagent_spawning
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SubagentSpawning(e *agenthooks.Event) (*SubagentSpawningInput, error) {
@@ -2416,7 +2416,7 @@ func SubagentSpawning(e *agenthooks.Event) (*SubagentSpawningInput, error) {
 	return &v, nil
 }
 
-// Rewrite a tool-result message before it is written to the transcript. The payload openclaw 2026.9.6 sends to a hook on `tool_result_persist` (docs/protocols/openclaw.md).
+// ToolResultPersistInput: Rewrite a tool-result message before it is written to the transcript. The payload openclaw 2026.9.6 sends to a hook on `tool_result_persist` (docs/protocols/openclaw.md).
 type ToolResultPersistInput struct {
 	// Hook context (agent, session, run, trace).
 	Ctx *ToolResultPersistCtx `json:"ctx,omitempty"`
@@ -2428,7 +2428,7 @@ type ToolResultPersistInput struct {
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
 }
 
-// Hook context (agent, session, run, trace).
+// ToolResultPersistCtx: Hook context (agent, session, run, trace).
 type ToolResultPersistCtx struct {
 	// Agent id (main for the main agent).
 	AgentId *string `json:"agentId,omitempty"`
@@ -2444,7 +2444,7 @@ type ToolResultPersistCtx struct {
 	ToolName *string `json:"toolName,omitempty"`
 }
 
-// The hook's event object.
+// ToolResultPersistEvent: The hook's event object.
 type ToolResultPersistEvent struct {
 	// The message is synthetic.
 	IsSynthetic *bool `json:"isSynthetic,omitempty"`
@@ -2456,7 +2456,7 @@ type ToolResultPersistEvent struct {
 	ToolName *string `json:"toolName,omitempty"`
 }
 
-// The message.
+// ToolResultPersistEventMessage: The message.
 type ToolResultPersistEventMessage struct {
 	// Message content blocks.
 	Content []map[string]json.RawMessage `json:"content,omitzero"`
@@ -2474,7 +2474,7 @@ type ToolResultPersistEventMessage struct {
 	ToolName *string `json:"toolName,omitempty"`
 }
 
-// ToolResultPersist reads the typed input of a tool_result_persist event of openclaw
+// ToolResultPersist reads the typed input of the openclaw event tool_result_persist
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func ToolResultPersist(e *agenthooks.Event) (*ToolResultPersistInput, error) {

@@ -18,7 +18,7 @@ const Agent = "opencode"
 // keep the import used when no event has an open field
 var _ json.RawMessage
 
-// Bus event `catalog.updated`. The payload opencode 1.18.33 sends to a hook on `catalog.updated` (docs/protocols/opencode.md).
+// CatalogUpdatedInput: Bus event `catalog.updated`. The payload opencode 1.18.33 sends to a hook on `catalog.updated` (docs/protocols/opencode.md).
 type CatalogUpdatedInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -28,13 +28,13 @@ type CatalogUpdatedInput struct {
 	Plugin *CatalogUpdatedPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// CatalogUpdatedInput2: The hook's input object.
 type CatalogUpdatedInput2 struct {
 	// Session id.
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// CatalogUpdatedPlugin: Bridge: facts the plugin adds.
 type CatalogUpdatedPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -44,7 +44,7 @@ type CatalogUpdatedPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// CatalogUpdated reads the typed input of a catalog.updated event of opencode
+// CatalogUpdated reads the typed input of the opencode event catalog.updated
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func CatalogUpdated(e *agenthooks.Event) (*CatalogUpdatedInput, error) {
@@ -55,7 +55,7 @@ func CatalogUpdated(e *agenthooks.Event) (*CatalogUpdatedInput, error) {
 	return &v, nil
 }
 
-// Named hook: HTTP headers of the model request. The payload opencode 1.18.33 sends to a hook on `chat.headers` (docs/protocols/opencode.md).
+// ChatHeadersInput: Named hook: HTTP headers of the model request. The payload opencode 1.18.33 sends to a hook on `chat.headers` (docs/protocols/opencode.md).
 type ChatHeadersInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -67,7 +67,7 @@ type ChatHeadersInput struct {
 	Plugin *ChatHeadersPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// ChatHeadersInput2: The hook's input object.
 type ChatHeadersInput2 struct {
 	// Agent name.
 	Agent *string `json:"agent,omitempty"`
@@ -81,7 +81,7 @@ type ChatHeadersInput2 struct {
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// The message.
+// ChatHeadersInput2Message: The message.
 type ChatHeadersInput2Message struct {
 	// Id.
 	Id *string `json:"id,omitempty"`
@@ -91,7 +91,7 @@ type ChatHeadersInput2Message struct {
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// The model.
+// ChatHeadersInput2Model: The model.
 type ChatHeadersInput2Model struct {
 	// Model capabilities.
 	Capabilities map[string]json.RawMessage `json:"capabilities,omitzero"`
@@ -103,13 +103,13 @@ type ChatHeadersInput2Model struct {
 	ProviderId *string `json:"providerID,omitempty"`
 }
 
-// The hook's mutable output object.
+// ChatHeadersOutput: The hook's mutable output object.
 type ChatHeadersOutput struct {
 	// HTTP headers to send.
 	Headers map[string]json.RawMessage `json:"headers,omitzero"`
 }
 
-// Bridge: facts the plugin adds.
+// ChatHeadersPlugin: Bridge: facts the plugin adds.
 type ChatHeadersPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -119,7 +119,7 @@ type ChatHeadersPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// ChatHeaders reads the typed input of a chat.headers event of opencode
+// ChatHeaders reads the typed input of the opencode event chat.headers
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func ChatHeaders(e *agenthooks.Event) (*ChatHeadersInput, error) {
@@ -130,7 +130,7 @@ func ChatHeaders(e *agenthooks.Event) (*ChatHeadersInput, error) {
 	return &v, nil
 }
 
-// Named hook: a user message is received. The payload opencode 1.18.33 sends to a hook on `chat.message` (docs/protocols/opencode.md).
+// ChatMessageInput: Named hook: a user message is received. The payload opencode 1.18.33 sends to a hook on `chat.message` (docs/protocols/opencode.md).
 type ChatMessageInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -142,7 +142,7 @@ type ChatMessageInput struct {
 	Plugin *ChatMessagePlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// ChatMessageInput2: The hook's input object.
 type ChatMessageInput2 struct {
 	// Agent name.
 	Agent *string `json:"agent,omitempty"`
@@ -154,7 +154,7 @@ type ChatMessageInput2 struct {
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// The model.
+// ChatMessageInput2Model: The model.
 type ChatMessageInput2Model struct {
 	// Model id.
 	ModelId string `json:"modelID"`
@@ -162,7 +162,7 @@ type ChatMessageInput2Model struct {
 	ProviderId string `json:"providerID"`
 }
 
-// The hook's mutable output object.
+// ChatMessageOutput: The hook's mutable output object.
 type ChatMessageOutput struct {
 	// The message.
 	Message ChatMessageOutputMessage `json:"message"`
@@ -170,7 +170,7 @@ type ChatMessageOutput struct {
 	Parts []map[string]json.RawMessage `json:"parts"`
 }
 
-// The message.
+// ChatMessageOutputMessage: The message.
 type ChatMessageOutputMessage struct {
 	// Agent name.
 	Agent *string `json:"agent,omitempty"`
@@ -186,7 +186,7 @@ type ChatMessageOutputMessage struct {
 	Time map[string]json.RawMessage `json:"time,omitzero"`
 }
 
-// Bridge: facts the plugin adds.
+// ChatMessagePlugin: Bridge: facts the plugin adds.
 type ChatMessagePlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -196,7 +196,7 @@ type ChatMessagePlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// ChatMessage reads the typed input of a chat.message event of opencode
+// ChatMessage reads the typed input of the opencode event chat.message
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func ChatMessage(e *agenthooks.Event) (*ChatMessageInput, error) {
@@ -207,7 +207,7 @@ func ChatMessage(e *agenthooks.Event) (*ChatMessageInput, error) {
 	return &v, nil
 }
 
-// Named hook: before the model request (temperature, topP, options). The payload opencode 1.18.33 sends to a hook on `chat.params` (docs/protocols/opencode.md).
+// ChatParamsInput: Named hook: before the model request (temperature, topP, options). The payload opencode 1.18.33 sends to a hook on `chat.params` (docs/protocols/opencode.md).
 type ChatParamsInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -219,7 +219,7 @@ type ChatParamsInput struct {
 	Plugin *ChatParamsPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// ChatParamsInput2: The hook's input object.
 type ChatParamsInput2 struct {
 	// Agent name.
 	Agent *string `json:"agent,omitempty"`
@@ -233,7 +233,7 @@ type ChatParamsInput2 struct {
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// The message.
+// ChatParamsInput2Message: The message.
 type ChatParamsInput2Message struct {
 	// Id.
 	Id *string `json:"id,omitempty"`
@@ -243,7 +243,7 @@ type ChatParamsInput2Message struct {
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// The model.
+// ChatParamsInput2Model: The model.
 type ChatParamsInput2Model struct {
 	// Model capabilities.
 	Capabilities map[string]json.RawMessage `json:"capabilities,omitzero"`
@@ -255,7 +255,7 @@ type ChatParamsInput2Model struct {
 	ProviderId *string `json:"providerID,omitempty"`
 }
 
-// The hook's mutable output object.
+// ChatParamsOutput: The hook's mutable output object.
 type ChatParamsOutput struct {
 	// Maximum output tokens.
 	MaxOutputTokens *int64 `json:"maxOutputTokens,omitempty"`
@@ -263,7 +263,7 @@ type ChatParamsOutput struct {
 	Options map[string]json.RawMessage `json:"options,omitzero"`
 }
 
-// Bridge: facts the plugin adds.
+// ChatParamsPlugin: Bridge: facts the plugin adds.
 type ChatParamsPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -273,7 +273,7 @@ type ChatParamsPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// ChatParams reads the typed input of a chat.params event of opencode
+// ChatParams reads the typed input of the opencode event chat.params
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func ChatParams(e *agenthooks.Event) (*ChatParamsInput, error) {
@@ -284,7 +284,7 @@ func ChatParams(e *agenthooks.Event) (*ChatParamsInput, error) {
 	return &v, nil
 }
 
-// Named hook: before a slash command runs. The payload opencode 1.18.33 sends to a hook on `command.execute.before` (docs/protocols/opencode.md).
+// CommandExecuteBeforeInput: Named hook: before a slash command runs. The payload opencode 1.18.33 sends to a hook on `command.execute.before` (docs/protocols/opencode.md).
 type CommandExecuteBeforeInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -296,7 +296,7 @@ type CommandExecuteBeforeInput struct {
 	Plugin *CommandExecuteBeforePlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// CommandExecuteBeforeInput2: The hook's input object.
 type CommandExecuteBeforeInput2 struct {
 	// Command arguments.
 	Arguments *string `json:"arguments,omitempty"`
@@ -306,13 +306,13 @@ type CommandExecuteBeforeInput2 struct {
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// The hook's mutable output object.
+// CommandExecuteBeforeOutput: The hook's mutable output object.
 type CommandExecuteBeforeOutput struct {
 	// Message parts.
 	Parts []map[string]json.RawMessage `json:"parts,omitzero"`
 }
 
-// Bridge: facts the plugin adds.
+// CommandExecuteBeforePlugin: Bridge: facts the plugin adds.
 type CommandExecuteBeforePlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -322,7 +322,7 @@ type CommandExecuteBeforePlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// CommandExecuteBefore reads the typed input of a command.execute.before event of opencode
+// CommandExecuteBefore reads the typed input of the opencode event command.execute.before
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func CommandExecuteBefore(e *agenthooks.Event) (*CommandExecuteBeforeInput, error) {
@@ -333,7 +333,7 @@ func CommandExecuteBefore(e *agenthooks.Event) (*CommandExecuteBeforeInput, erro
 	return &v, nil
 }
 
-// Bus event `command.executed`. The payload opencode 1.18.33 sends to a hook on `command.executed` (docs/protocols/opencode.md).
+// CommandExecutedInput: Bus event `command.executed`. The payload opencode 1.18.33 sends to a hook on `command.executed` (docs/protocols/opencode.md).
 type CommandExecutedInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -343,7 +343,7 @@ type CommandExecutedInput struct {
 	Plugin *CommandExecutedPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// CommandExecutedInput2: The hook's input object.
 type CommandExecutedInput2 struct {
 	// Command arguments.
 	Arguments *string `json:"arguments,omitempty"`
@@ -355,7 +355,7 @@ type CommandExecutedInput2 struct {
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// CommandExecutedPlugin: Bridge: facts the plugin adds.
 type CommandExecutedPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -365,7 +365,7 @@ type CommandExecutedPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// CommandExecuted reads the typed input of a command.executed event of opencode
+// CommandExecuted reads the typed input of the opencode event command.executed
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func CommandExecuted(e *agenthooks.Event) (*CommandExecutedInput, error) {
@@ -376,7 +376,7 @@ func CommandExecuted(e *agenthooks.Event) (*CommandExecutedInput, error) {
 	return &v, nil
 }
 
-// Named hook: the resolved config. The payload opencode 1.18.33 sends to a hook on `config` (docs/protocols/opencode.md).
+// ConfigInput: Named hook: the resolved config. The payload opencode 1.18.33 sends to a hook on `config` (docs/protocols/opencode.md).
 type ConfigInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -386,7 +386,7 @@ type ConfigInput struct {
 	Plugin *ConfigPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// ConfigInput2: The hook's input object.
 type ConfigInput2 struct {
 	// Default model (provider/model).
 	Model *string `json:"model,omitempty"`
@@ -398,7 +398,7 @@ type ConfigInput2 struct {
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// ConfigPlugin: Bridge: facts the plugin adds.
 type ConfigPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -408,7 +408,7 @@ type ConfigPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// Config reads the typed input of a config event of opencode
+// Config reads the typed input of the opencode event config
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func Config(e *agenthooks.Event) (*ConfigInput, error) {
@@ -419,7 +419,7 @@ func Config(e *agenthooks.Event) (*ConfigInput, error) {
 	return &v, nil
 }
 
-// Plugin teardown. The payload opencode 1.18.33 sends to a hook on `dispose` (docs/protocols/opencode.md).
+// DisposeInput: Plugin teardown. The payload opencode 1.18.33 sends to a hook on `dispose` (docs/protocols/opencode.md).
 type DisposeInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -429,13 +429,13 @@ type DisposeInput struct {
 	Plugin *DisposePlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// DisposeInput2: The hook's input object.
 type DisposeInput2 struct {
 	// Session id.
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// DisposePlugin: Bridge: facts the plugin adds.
 type DisposePlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -445,7 +445,7 @@ type DisposePlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// Dispose reads the typed input of a dispose event of opencode
+// Dispose reads the typed input of the opencode event dispose
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func Dispose(e *agenthooks.Event) (*DisposeInput, error) {
@@ -456,7 +456,7 @@ func Dispose(e *agenthooks.Event) (*DisposeInput, error) {
 	return &v, nil
 }
 
-// Named hook: transform the chat messages. The payload opencode 1.18.33 sends to a hook on `experimental.chat.messages.transform` (docs/protocols/opencode.md).
+// ExperimentalChatMessagesTransformInput: Named hook: transform the chat messages. The payload opencode 1.18.33 sends to a hook on `experimental.chat.messages.transform` (docs/protocols/opencode.md).
 type ExperimentalChatMessagesTransformInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -468,19 +468,19 @@ type ExperimentalChatMessagesTransformInput struct {
 	Plugin *ExperimentalChatMessagesTransformPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// ExperimentalChatMessagesTransformInput2: The hook's input object.
 type ExperimentalChatMessagesTransformInput2 struct {
 	// Session id.
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// The hook's mutable output object.
+// ExperimentalChatMessagesTransformOutput: The hook's mutable output object.
 type ExperimentalChatMessagesTransformOutput struct {
 	// The chat messages.
 	Messages []map[string]json.RawMessage `json:"messages,omitzero"`
 }
 
-// Bridge: facts the plugin adds.
+// ExperimentalChatMessagesTransformPlugin: Bridge: facts the plugin adds.
 type ExperimentalChatMessagesTransformPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -490,7 +490,7 @@ type ExperimentalChatMessagesTransformPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// ExperimentalChatMessagesTransform reads the typed input of a experimental.chat.messages.transform event of opencode
+// ExperimentalChatMessagesTransform reads the typed input of the opencode event experimental.chat.messages.transform
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func ExperimentalChatMessagesTransform(e *agenthooks.Event) (*ExperimentalChatMessagesTransformInput, error) {
@@ -501,7 +501,7 @@ func ExperimentalChatMessagesTransform(e *agenthooks.Event) (*ExperimentalChatMe
 	return &v, nil
 }
 
-// Named hook: transform the system prompt. The payload opencode 1.18.33 sends to a hook on `experimental.chat.system.transform` (docs/protocols/opencode.md).
+// ExperimentalChatSystemTransformInput: Named hook: transform the system prompt. The payload opencode 1.18.33 sends to a hook on `experimental.chat.system.transform` (docs/protocols/opencode.md).
 type ExperimentalChatSystemTransformInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -513,7 +513,7 @@ type ExperimentalChatSystemTransformInput struct {
 	Plugin *ExperimentalChatSystemTransformPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// ExperimentalChatSystemTransformInput2: The hook's input object.
 type ExperimentalChatSystemTransformInput2 struct {
 	// The model.
 	Model *ExperimentalChatSystemTransformInput2Model `json:"model,omitempty"`
@@ -521,7 +521,7 @@ type ExperimentalChatSystemTransformInput2 struct {
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// The model.
+// ExperimentalChatSystemTransformInput2Model: The model.
 type ExperimentalChatSystemTransformInput2Model struct {
 	// Model capabilities.
 	Capabilities map[string]json.RawMessage `json:"capabilities,omitzero"`
@@ -533,13 +533,13 @@ type ExperimentalChatSystemTransformInput2Model struct {
 	ProviderId *string `json:"providerID,omitempty"`
 }
 
-// The hook's mutable output object.
+// ExperimentalChatSystemTransformOutput: The hook's mutable output object.
 type ExperimentalChatSystemTransformOutput struct {
 	// System prompt parts.
 	System []string `json:"system,omitzero"`
 }
 
-// Bridge: facts the plugin adds.
+// ExperimentalChatSystemTransformPlugin: Bridge: facts the plugin adds.
 type ExperimentalChatSystemTransformPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -549,7 +549,7 @@ type ExperimentalChatSystemTransformPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// ExperimentalChatSystemTransform reads the typed input of a experimental.chat.system.transform event of opencode
+// ExperimentalChatSystemTransform reads the typed input of the opencode event experimental.chat.system.transform
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func ExperimentalChatSystemTransform(e *agenthooks.Event) (*ExperimentalChatSystemTransformInput, error) {
@@ -560,7 +560,7 @@ func ExperimentalChatSystemTransform(e *agenthooks.Event) (*ExperimentalChatSyst
 	return &v, nil
 }
 
-// Named hook: whether to continue after compaction. The payload opencode 1.18.33 sends to a hook on `experimental.compaction.autocontinue` (docs/protocols/opencode.md).
+// ExperimentalCompactionAutocontinueInput: Named hook: whether to continue after compaction. The payload opencode 1.18.33 sends to a hook on `experimental.compaction.autocontinue` (docs/protocols/opencode.md).
 type ExperimentalCompactionAutocontinueInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -572,7 +572,7 @@ type ExperimentalCompactionAutocontinueInput struct {
 	Plugin *ExperimentalCompactionAutocontinuePlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// ExperimentalCompactionAutocontinueInput2: The hook's input object.
 type ExperimentalCompactionAutocontinueInput2 struct {
 	// Agent name.
 	Agent *string `json:"agent,omitempty"`
@@ -584,7 +584,7 @@ type ExperimentalCompactionAutocontinueInput2 struct {
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// The model.
+// ExperimentalCompactionAutocontinueInput2Model: The model.
 type ExperimentalCompactionAutocontinueInput2Model struct {
 	// Model id.
 	ModelId *string `json:"modelID,omitempty"`
@@ -592,13 +592,13 @@ type ExperimentalCompactionAutocontinueInput2Model struct {
 	ProviderId *string `json:"providerID,omitempty"`
 }
 
-// The hook's mutable output object.
+// ExperimentalCompactionAutocontinueOutput: The hook's mutable output object.
 type ExperimentalCompactionAutocontinueOutput struct {
 	// Enabled.
 	Enabled *bool `json:"enabled,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// ExperimentalCompactionAutocontinuePlugin: Bridge: facts the plugin adds.
 type ExperimentalCompactionAutocontinuePlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -608,7 +608,7 @@ type ExperimentalCompactionAutocontinuePlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// ExperimentalCompactionAutocontinue reads the typed input of a experimental.compaction.autocontinue event of opencode
+// ExperimentalCompactionAutocontinue reads the typed input of the opencode event experimental.compaction.autocontinue
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func ExperimentalCompactionAutocontinue(e *agenthooks.Event) (*ExperimentalCompactionAutocontinueInput, error) {
@@ -619,7 +619,7 @@ func ExperimentalCompactionAutocontinue(e *agenthooks.Event) (*ExperimentalCompa
 	return &v, nil
 }
 
-// Named hook: choose the small model. The payload opencode 1.18.33 sends to a hook on `experimental.provider.small_model` (docs/protocols/opencode.md).
+// ExperimentalProviderSmallModelInput: Named hook: choose the small model. The payload opencode 1.18.33 sends to a hook on `experimental.provider.small_model` (docs/protocols/opencode.md).
 type ExperimentalProviderSmallModelInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -631,7 +631,7 @@ type ExperimentalProviderSmallModelInput struct {
 	Plugin *ExperimentalProviderSmallModelPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// ExperimentalProviderSmallModelInput2: The hook's input object.
 type ExperimentalProviderSmallModelInput2 struct {
 	// Model provider.
 	Provider map[string]json.RawMessage `json:"provider,omitzero"`
@@ -639,7 +639,7 @@ type ExperimentalProviderSmallModelInput2 struct {
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// ExperimentalProviderSmallModelPlugin: Bridge: facts the plugin adds.
 type ExperimentalProviderSmallModelPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -649,7 +649,7 @@ type ExperimentalProviderSmallModelPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// ExperimentalProviderSmallModel reads the typed input of a experimental.provider.small_model event of opencode
+// ExperimentalProviderSmallModel reads the typed input of the opencode event experimental.provider.small_model
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func ExperimentalProviderSmallModel(e *agenthooks.Event) (*ExperimentalProviderSmallModelInput, error) {
@@ -660,7 +660,7 @@ func ExperimentalProviderSmallModel(e *agenthooks.Event) (*ExperimentalProviderS
 	return &v, nil
 }
 
-// Named hook: a session is being compacted. The payload opencode 1.18.33 sends to a hook on `experimental.session.compacting` (docs/protocols/opencode.md).
+// ExperimentalSessionCompactingInput: Named hook: a session is being compacted. The payload opencode 1.18.33 sends to a hook on `experimental.session.compacting` (docs/protocols/opencode.md).
 type ExperimentalSessionCompactingInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -672,19 +672,19 @@ type ExperimentalSessionCompactingInput struct {
 	Plugin *ExperimentalSessionCompactingPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// ExperimentalSessionCompactingInput2: The hook's input object.
 type ExperimentalSessionCompactingInput2 struct {
 	// Session id.
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// The hook's mutable output object.
+// ExperimentalSessionCompactingOutput: The hook's mutable output object.
 type ExperimentalSessionCompactingOutput struct {
 	// Context strings.
 	Context []json.RawMessage `json:"context,omitzero"`
 }
 
-// Bridge: facts the plugin adds.
+// ExperimentalSessionCompactingPlugin: Bridge: facts the plugin adds.
 type ExperimentalSessionCompactingPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -694,7 +694,7 @@ type ExperimentalSessionCompactingPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// ExperimentalSessionCompacting reads the typed input of a experimental.session.compacting event of opencode
+// ExperimentalSessionCompacting reads the typed input of the opencode event experimental.session.compacting
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func ExperimentalSessionCompacting(e *agenthooks.Event) (*ExperimentalSessionCompactingInput, error) {
@@ -705,7 +705,7 @@ func ExperimentalSessionCompacting(e *agenthooks.Event) (*ExperimentalSessionCom
 	return &v, nil
 }
 
-// Named hook: a text part completed. The payload opencode 1.18.33 sends to a hook on `experimental.text.complete` (docs/protocols/opencode.md).
+// ExperimentalTextCompleteInput: Named hook: a text part completed. The payload opencode 1.18.33 sends to a hook on `experimental.text.complete` (docs/protocols/opencode.md).
 type ExperimentalTextCompleteInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -717,7 +717,7 @@ type ExperimentalTextCompleteInput struct {
 	Plugin *ExperimentalTextCompletePlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// ExperimentalTextCompleteInput2: The hook's input object.
 type ExperimentalTextCompleteInput2 struct {
 	// Message id.
 	MessageId *string `json:"messageID,omitempty"`
@@ -727,13 +727,13 @@ type ExperimentalTextCompleteInput2 struct {
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// The hook's mutable output object.
+// ExperimentalTextCompleteOutput: The hook's mutable output object.
 type ExperimentalTextCompleteOutput struct {
 	// Text.
 	Text *string `json:"text,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// ExperimentalTextCompletePlugin: Bridge: facts the plugin adds.
 type ExperimentalTextCompletePlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -743,7 +743,7 @@ type ExperimentalTextCompletePlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// ExperimentalTextComplete reads the typed input of a experimental.text.complete event of opencode
+// ExperimentalTextComplete reads the typed input of the opencode event experimental.text.complete
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func ExperimentalTextComplete(e *agenthooks.Event) (*ExperimentalTextCompleteInput, error) {
@@ -754,7 +754,7 @@ func ExperimentalTextComplete(e *agenthooks.Event) (*ExperimentalTextCompleteInp
 	return &v, nil
 }
 
-// Bus event: a file was edited. The payload opencode 1.18.33 sends to a hook on `file.edited` (docs/protocols/opencode.md).
+// FileEditedInput: Bus event: a file was edited. The payload opencode 1.18.33 sends to a hook on `file.edited` (docs/protocols/opencode.md).
 type FileEditedInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -764,7 +764,7 @@ type FileEditedInput struct {
 	Plugin *FileEditedPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// FileEditedInput2: The hook's input object.
 type FileEditedInput2 struct {
 	// File path.
 	File *string `json:"file,omitempty"`
@@ -772,7 +772,7 @@ type FileEditedInput2 struct {
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// FileEditedPlugin: Bridge: facts the plugin adds.
 type FileEditedPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -782,7 +782,7 @@ type FileEditedPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// FileEdited reads the typed input of a file.edited event of opencode
+// FileEdited reads the typed input of the opencode event file.edited
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func FileEdited(e *agenthooks.Event) (*FileEditedInput, error) {
@@ -793,7 +793,7 @@ func FileEdited(e *agenthooks.Event) (*FileEditedInput, error) {
 	return &v, nil
 }
 
-// Bus event: a watched file changed. The payload opencode 1.18.33 sends to a hook on `file.watcher.updated` (docs/protocols/opencode.md).
+// FileWatcherUpdatedInput: Bus event: a watched file changed. The payload opencode 1.18.33 sends to a hook on `file.watcher.updated` (docs/protocols/opencode.md).
 type FileWatcherUpdatedInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -803,7 +803,7 @@ type FileWatcherUpdatedInput struct {
 	Plugin *FileWatcherUpdatedPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// FileWatcherUpdatedInput2: The hook's input object.
 type FileWatcherUpdatedInput2 struct {
 	// Watcher event (add, change, unlink).
 	Event *string `json:"event,omitempty"`
@@ -813,7 +813,7 @@ type FileWatcherUpdatedInput2 struct {
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// FileWatcherUpdatedPlugin: Bridge: facts the plugin adds.
 type FileWatcherUpdatedPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -823,7 +823,7 @@ type FileWatcherUpdatedPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// FileWatcherUpdated reads the typed input of a file.watcher.updated event of opencode
+// FileWatcherUpdated reads the typed input of the opencode event file.watcher.updated
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func FileWatcherUpdated(e *agenthooks.Event) (*FileWatcherUpdatedInput, error) {
@@ -834,7 +834,7 @@ func FileWatcherUpdated(e *agenthooks.Event) (*FileWatcherUpdatedInput, error) {
 	return &v, nil
 }
 
-// Bus event `installation.updated`. The payload opencode 1.18.33 sends to a hook on `installation.updated` (docs/protocols/opencode.md).
+// InstallationUpdatedInput: Bus event `installation.updated`. The payload opencode 1.18.33 sends to a hook on `installation.updated` (docs/protocols/opencode.md).
 type InstallationUpdatedInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -844,7 +844,7 @@ type InstallationUpdatedInput struct {
 	Plugin *InstallationUpdatedPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// InstallationUpdatedInput2: The hook's input object.
 type InstallationUpdatedInput2 struct {
 	// Session id.
 	SessionId *string `json:"sessionID,omitempty"`
@@ -852,7 +852,7 @@ type InstallationUpdatedInput2 struct {
 	Version *string `json:"version,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// InstallationUpdatedPlugin: Bridge: facts the plugin adds.
 type InstallationUpdatedPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -862,7 +862,7 @@ type InstallationUpdatedPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// InstallationUpdated reads the typed input of a installation.updated event of opencode
+// InstallationUpdated reads the typed input of the opencode event installation.updated
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func InstallationUpdated(e *agenthooks.Event) (*InstallationUpdatedInput, error) {
@@ -873,7 +873,7 @@ func InstallationUpdated(e *agenthooks.Event) (*InstallationUpdatedInput, error)
 	return &v, nil
 }
 
-// Bus event `integration.updated`. The payload opencode 1.18.33 sends to a hook on `integration.updated` (docs/protocols/opencode.md).
+// IntegrationUpdatedInput: Bus event `integration.updated`. The payload opencode 1.18.33 sends to a hook on `integration.updated` (docs/protocols/opencode.md).
 type IntegrationUpdatedInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -883,13 +883,13 @@ type IntegrationUpdatedInput struct {
 	Plugin *IntegrationUpdatedPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// IntegrationUpdatedInput2: The hook's input object.
 type IntegrationUpdatedInput2 struct {
 	// Session id.
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// IntegrationUpdatedPlugin: Bridge: facts the plugin adds.
 type IntegrationUpdatedPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -899,7 +899,7 @@ type IntegrationUpdatedPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// IntegrationUpdated reads the typed input of a integration.updated event of opencode
+// IntegrationUpdated reads the typed input of the opencode event integration.updated
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func IntegrationUpdated(e *agenthooks.Event) (*IntegrationUpdatedInput, error) {
@@ -910,7 +910,7 @@ func IntegrationUpdated(e *agenthooks.Event) (*IntegrationUpdatedInput, error) {
 	return &v, nil
 }
 
-// Bus event `lsp.client.diagnostics`. The payload opencode 1.18.33 sends to a hook on `lsp.client.diagnostics` (docs/protocols/opencode.md).
+// LspClientDiagnosticsInput: Bus event `lsp.client.diagnostics`. The payload opencode 1.18.33 sends to a hook on `lsp.client.diagnostics` (docs/protocols/opencode.md).
 type LspClientDiagnosticsInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -920,7 +920,7 @@ type LspClientDiagnosticsInput struct {
 	Plugin *LspClientDiagnosticsPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// LspClientDiagnosticsInput2: The hook's input object.
 type LspClientDiagnosticsInput2 struct {
 	// Path.
 	Path *string `json:"path,omitempty"`
@@ -930,7 +930,7 @@ type LspClientDiagnosticsInput2 struct {
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// LspClientDiagnosticsPlugin: Bridge: facts the plugin adds.
 type LspClientDiagnosticsPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -940,7 +940,7 @@ type LspClientDiagnosticsPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// LspClientDiagnostics reads the typed input of a lsp.client.diagnostics event of opencode
+// LspClientDiagnostics reads the typed input of the opencode event lsp.client.diagnostics
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func LspClientDiagnostics(e *agenthooks.Event) (*LspClientDiagnosticsInput, error) {
@@ -951,7 +951,7 @@ func LspClientDiagnostics(e *agenthooks.Event) (*LspClientDiagnosticsInput, erro
 	return &v, nil
 }
 
-// Bus event `lsp.updated`. The payload opencode 1.18.33 sends to a hook on `lsp.updated` (docs/protocols/opencode.md).
+// LspUpdatedInput: Bus event `lsp.updated`. The payload opencode 1.18.33 sends to a hook on `lsp.updated` (docs/protocols/opencode.md).
 type LspUpdatedInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -961,13 +961,13 @@ type LspUpdatedInput struct {
 	Plugin *LspUpdatedPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// LspUpdatedInput2: The hook's input object.
 type LspUpdatedInput2 struct {
 	// Session id.
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// LspUpdatedPlugin: Bridge: facts the plugin adds.
 type LspUpdatedPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -977,7 +977,7 @@ type LspUpdatedPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// LspUpdated reads the typed input of a lsp.updated event of opencode
+// LspUpdated reads the typed input of the opencode event lsp.updated
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func LspUpdated(e *agenthooks.Event) (*LspUpdatedInput, error) {
@@ -988,7 +988,7 @@ func LspUpdated(e *agenthooks.Event) (*LspUpdatedInput, error) {
 	return &v, nil
 }
 
-// Bus event `message.part.delta`. The payload opencode 1.18.33 sends to a hook on `message.part.delta` (docs/protocols/opencode.md).
+// MessagePartDeltaInput: Bus event `message.part.delta`. The payload opencode 1.18.33 sends to a hook on `message.part.delta` (docs/protocols/opencode.md).
 type MessagePartDeltaInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -998,7 +998,7 @@ type MessagePartDeltaInput struct {
 	Plugin *MessagePartDeltaPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// MessagePartDeltaInput2: The hook's input object.
 type MessagePartDeltaInput2 struct {
 	// Text delta.
 	Delta *string `json:"delta,omitempty"`
@@ -1012,7 +1012,7 @@ type MessagePartDeltaInput2 struct {
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// MessagePartDeltaPlugin: Bridge: facts the plugin adds.
 type MessagePartDeltaPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -1022,7 +1022,7 @@ type MessagePartDeltaPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// MessagePartDelta reads the typed input of a message.part.delta event of opencode
+// MessagePartDelta reads the typed input of the opencode event message.part.delta
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func MessagePartDelta(e *agenthooks.Event) (*MessagePartDeltaInput, error) {
@@ -1033,7 +1033,7 @@ func MessagePartDelta(e *agenthooks.Event) (*MessagePartDeltaInput, error) {
 	return &v, nil
 }
 
-// Bus event `message.part.removed`. The payload opencode 1.18.33 sends to a hook on `message.part.removed` (docs/protocols/opencode.md).
+// MessagePartRemovedInput: Bus event `message.part.removed`. The payload opencode 1.18.33 sends to a hook on `message.part.removed` (docs/protocols/opencode.md).
 type MessagePartRemovedInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -1043,7 +1043,7 @@ type MessagePartRemovedInput struct {
 	Plugin *MessagePartRemovedPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// MessagePartRemovedInput2: The hook's input object.
 type MessagePartRemovedInput2 struct {
 	// Message id.
 	MessageId *string `json:"messageID,omitempty"`
@@ -1053,7 +1053,7 @@ type MessagePartRemovedInput2 struct {
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// MessagePartRemovedPlugin: Bridge: facts the plugin adds.
 type MessagePartRemovedPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -1063,7 +1063,7 @@ type MessagePartRemovedPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// MessagePartRemoved reads the typed input of a message.part.removed event of opencode
+// MessagePartRemoved reads the typed input of the opencode event message.part.removed
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func MessagePartRemoved(e *agenthooks.Event) (*MessagePartRemovedInput, error) {
@@ -1074,7 +1074,7 @@ func MessagePartRemoved(e *agenthooks.Event) (*MessagePartRemovedInput, error) {
 	return &v, nil
 }
 
-// Bus event: a message part was updated. The payload opencode 1.18.33 sends to a hook on `message.part.updated` (docs/protocols/opencode.md).
+// MessagePartUpdatedInput: Bus event: a message part was updated. The payload opencode 1.18.33 sends to a hook on `message.part.updated` (docs/protocols/opencode.md).
 type MessagePartUpdatedInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -1084,7 +1084,7 @@ type MessagePartUpdatedInput struct {
 	Plugin *MessagePartUpdatedPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// MessagePartUpdatedInput2: The hook's input object.
 type MessagePartUpdatedInput2 struct {
 	// The message part.
 	Part MessagePartUpdatedInput2Part `json:"part"`
@@ -1094,7 +1094,7 @@ type MessagePartUpdatedInput2 struct {
 	Time int64 `json:"time"`
 }
 
-// The message part.
+// MessagePartUpdatedInput2Part: The message part.
 type MessagePartUpdatedInput2Part struct {
 	// Tool call id.
 	CallId string `json:"callID"`
@@ -1112,7 +1112,7 @@ type MessagePartUpdatedInput2Part struct {
 	Type string `json:"type"`
 }
 
-// Bridge: facts the plugin adds.
+// MessagePartUpdatedPlugin: Bridge: facts the plugin adds.
 type MessagePartUpdatedPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -1122,7 +1122,7 @@ type MessagePartUpdatedPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// MessagePartUpdated reads the typed input of a message.part.updated event of opencode
+// MessagePartUpdated reads the typed input of the opencode event message.part.updated
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func MessagePartUpdated(e *agenthooks.Event) (*MessagePartUpdatedInput, error) {
@@ -1133,7 +1133,7 @@ func MessagePartUpdated(e *agenthooks.Event) (*MessagePartUpdatedInput, error) {
 	return &v, nil
 }
 
-// Bus event `message.removed`. The payload opencode 1.18.33 sends to a hook on `message.removed` (docs/protocols/opencode.md).
+// MessageRemovedInput: Bus event `message.removed`. The payload opencode 1.18.33 sends to a hook on `message.removed` (docs/protocols/opencode.md).
 type MessageRemovedInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -1143,7 +1143,7 @@ type MessageRemovedInput struct {
 	Plugin *MessageRemovedPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// MessageRemovedInput2: The hook's input object.
 type MessageRemovedInput2 struct {
 	// Message id.
 	MessageId *string `json:"messageID,omitempty"`
@@ -1151,7 +1151,7 @@ type MessageRemovedInput2 struct {
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// MessageRemovedPlugin: Bridge: facts the plugin adds.
 type MessageRemovedPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -1161,7 +1161,7 @@ type MessageRemovedPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// MessageRemoved reads the typed input of a message.removed event of opencode
+// MessageRemoved reads the typed input of the opencode event message.removed
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func MessageRemoved(e *agenthooks.Event) (*MessageRemovedInput, error) {
@@ -1172,7 +1172,7 @@ func MessageRemoved(e *agenthooks.Event) (*MessageRemovedInput, error) {
 	return &v, nil
 }
 
-// Bus event: a message was updated. The payload opencode 1.18.33 sends to a hook on `message.updated` (docs/protocols/opencode.md).
+// MessageUpdatedInput: Bus event: a message was updated. The payload opencode 1.18.33 sends to a hook on `message.updated` (docs/protocols/opencode.md).
 type MessageUpdatedInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -1182,7 +1182,7 @@ type MessageUpdatedInput struct {
 	Plugin *MessageUpdatedPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// MessageUpdatedInput2: The hook's input object.
 type MessageUpdatedInput2 struct {
 	// The message or session info.
 	Info map[string]json.RawMessage `json:"info,omitzero"`
@@ -1190,7 +1190,7 @@ type MessageUpdatedInput2 struct {
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// MessageUpdatedPlugin: Bridge: facts the plugin adds.
 type MessageUpdatedPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -1200,7 +1200,7 @@ type MessageUpdatedPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// MessageUpdated reads the typed input of a message.updated event of opencode
+// MessageUpdated reads the typed input of the opencode event message.updated
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func MessageUpdated(e *agenthooks.Event) (*MessageUpdatedInput, error) {
@@ -1211,7 +1211,7 @@ func MessageUpdated(e *agenthooks.Event) (*MessageUpdatedInput, error) {
 	return &v, nil
 }
 
-// Named hook (legacy): a permission is asked. The payload opencode 1.18.33 sends to a hook on `permission.ask` (docs/protocols/opencode.md).
+// PermissionAskInput: Named hook (legacy): a permission is asked. The payload opencode 1.18.33 sends to a hook on `permission.ask` (docs/protocols/opencode.md).
 type PermissionAskInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -1223,7 +1223,7 @@ type PermissionAskInput struct {
 	Plugin *PermissionAskPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// PermissionAskInput2: The hook's input object.
 type PermissionAskInput2 struct {
 	// Tool call id.
 	CallId *string `json:"callID,omitempty"`
@@ -1245,13 +1245,13 @@ type PermissionAskInput2 struct {
 	Type *string `json:"type,omitempty"`
 }
 
-// The hook's mutable output object.
+// PermissionAskOutput: The hook's mutable output object.
 type PermissionAskOutput struct {
 	// Permission status (ask, allow, deny).
 	Status *string `json:"status,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// PermissionAskPlugin: Bridge: facts the plugin adds.
 type PermissionAskPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -1261,7 +1261,7 @@ type PermissionAskPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// PermissionAsk reads the typed input of a permission.ask event of opencode
+// PermissionAsk reads the typed input of the opencode event permission.ask
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PermissionAsk(e *agenthooks.Event) (*PermissionAskInput, error) {
@@ -1272,7 +1272,7 @@ func PermissionAsk(e *agenthooks.Event) (*PermissionAskInput, error) {
 	return &v, nil
 }
 
-// Bus event: a permission is asked. The payload opencode 1.18.33 sends to a hook on `permission.asked` (docs/protocols/opencode.md).
+// PermissionAskedInput: Bus event: a permission is asked. The payload opencode 1.18.33 sends to a hook on `permission.asked` (docs/protocols/opencode.md).
 type PermissionAskedInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -1282,7 +1282,7 @@ type PermissionAskedInput struct {
 	Plugin *PermissionAskedPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// PermissionAskedInput2: The hook's input object.
 type PermissionAskedInput2 struct {
 	// Patterns to always allow.
 	Always []string `json:"always,omitzero"`
@@ -1300,7 +1300,7 @@ type PermissionAskedInput2 struct {
 	Tool *PermissionAskedInput2Tool `json:"tool,omitempty"`
 }
 
-// The tool call ({messageID, callID}).
+// PermissionAskedInput2Tool: The tool call ({messageID, callID}).
 type PermissionAskedInput2Tool struct {
 	// Tool call id.
 	CallId *string `json:"callID,omitempty"`
@@ -1308,7 +1308,7 @@ type PermissionAskedInput2Tool struct {
 	MessageId *string `json:"messageID,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// PermissionAskedPlugin: Bridge: facts the plugin adds.
 type PermissionAskedPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -1318,7 +1318,7 @@ type PermissionAskedPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// PermissionAsked reads the typed input of a permission.asked event of opencode
+// PermissionAsked reads the typed input of the opencode event permission.asked
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PermissionAsked(e *agenthooks.Event) (*PermissionAskedInput, error) {
@@ -1329,7 +1329,7 @@ func PermissionAsked(e *agenthooks.Event) (*PermissionAskedInput, error) {
 	return &v, nil
 }
 
-// Bus event: a permission was answered. The payload opencode 1.18.33 sends to a hook on `permission.replied` (docs/protocols/opencode.md).
+// PermissionRepliedInput: Bus event: a permission was answered. The payload opencode 1.18.33 sends to a hook on `permission.replied` (docs/protocols/opencode.md).
 type PermissionRepliedInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -1339,7 +1339,7 @@ type PermissionRepliedInput struct {
 	Plugin *PermissionRepliedPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// PermissionRepliedInput2: The hook's input object.
 type PermissionRepliedInput2 struct {
 	// The reply (once, always, reject).
 	Reply *string `json:"reply,omitempty"`
@@ -1349,7 +1349,7 @@ type PermissionRepliedInput2 struct {
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// PermissionRepliedPlugin: Bridge: facts the plugin adds.
 type PermissionRepliedPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -1359,7 +1359,7 @@ type PermissionRepliedPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// PermissionReplied reads the typed input of a permission.replied event of opencode
+// PermissionReplied reads the typed input of the opencode event permission.replied
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PermissionReplied(e *agenthooks.Event) (*PermissionRepliedInput, error) {
@@ -1370,7 +1370,7 @@ func PermissionReplied(e *agenthooks.Event) (*PermissionRepliedInput, error) {
 	return &v, nil
 }
 
-// Bus event (legacy): a permission was updated. The payload opencode 1.18.33 sends to a hook on `permission.updated` (docs/protocols/opencode.md).
+// PermissionUpdatedInput: Bus event (legacy): a permission was updated. The payload opencode 1.18.33 sends to a hook on `permission.updated` (docs/protocols/opencode.md).
 type PermissionUpdatedInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -1380,7 +1380,7 @@ type PermissionUpdatedInput struct {
 	Plugin *PermissionUpdatedPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// PermissionUpdatedInput2: The hook's input object.
 type PermissionUpdatedInput2 struct {
 	// Tool call id.
 	CallId *string `json:"callID,omitempty"`
@@ -1402,7 +1402,7 @@ type PermissionUpdatedInput2 struct {
 	Type *string `json:"type,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// PermissionUpdatedPlugin: Bridge: facts the plugin adds.
 type PermissionUpdatedPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -1412,7 +1412,7 @@ type PermissionUpdatedPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// PermissionUpdated reads the typed input of a permission.updated event of opencode
+// PermissionUpdated reads the typed input of the opencode event permission.updated
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PermissionUpdated(e *agenthooks.Event) (*PermissionUpdatedInput, error) {
@@ -1423,7 +1423,7 @@ func PermissionUpdated(e *agenthooks.Event) (*PermissionUpdatedInput, error) {
 	return &v, nil
 }
 
-// Bus event `plugin.added`. The payload opencode 1.18.33 sends to a hook on `plugin.added` (docs/protocols/opencode.md).
+// PluginAddedInput: Bus event `plugin.added`. The payload opencode 1.18.33 sends to a hook on `plugin.added` (docs/protocols/opencode.md).
 type PluginAddedInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -1433,7 +1433,7 @@ type PluginAddedInput struct {
 	Plugin *PluginAddedPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// PluginAddedInput2: The hook's input object.
 type PluginAddedInput2 struct {
 	// Id.
 	Id *string `json:"id,omitempty"`
@@ -1441,7 +1441,7 @@ type PluginAddedInput2 struct {
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// PluginAddedPlugin: Bridge: facts the plugin adds.
 type PluginAddedPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -1451,7 +1451,7 @@ type PluginAddedPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// PluginAdded reads the typed input of a plugin.added event of opencode
+// PluginAdded reads the typed input of the opencode event plugin.added
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func PluginAdded(e *agenthooks.Event) (*PluginAddedInput, error) {
@@ -1462,7 +1462,7 @@ func PluginAdded(e *agenthooks.Event) (*PluginAddedInput, error) {
 	return &v, nil
 }
 
-// Bus event `question.asked`. The payload opencode 1.18.33 sends to a hook on `question.asked` (docs/protocols/opencode.md).
+// QuestionAskedInput: Bus event `question.asked`. The payload opencode 1.18.33 sends to a hook on `question.asked` (docs/protocols/opencode.md).
 type QuestionAskedInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -1472,7 +1472,7 @@ type QuestionAskedInput struct {
 	Plugin *QuestionAskedPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// QuestionAskedInput2: The hook's input object.
 type QuestionAskedInput2 struct {
 	// Id.
 	Id *string `json:"id,omitempty"`
@@ -1482,7 +1482,7 @@ type QuestionAskedInput2 struct {
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// QuestionAskedPlugin: Bridge: facts the plugin adds.
 type QuestionAskedPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -1492,7 +1492,7 @@ type QuestionAskedPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// QuestionAsked reads the typed input of a question.asked event of opencode
+// QuestionAsked reads the typed input of the opencode event question.asked
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func QuestionAsked(e *agenthooks.Event) (*QuestionAskedInput, error) {
@@ -1503,7 +1503,7 @@ func QuestionAsked(e *agenthooks.Event) (*QuestionAskedInput, error) {
 	return &v, nil
 }
 
-// Bus event `question.replied`. The payload opencode 1.18.33 sends to a hook on `question.replied` (docs/protocols/opencode.md).
+// QuestionRepliedInput: Bus event `question.replied`. The payload opencode 1.18.33 sends to a hook on `question.replied` (docs/protocols/opencode.md).
 type QuestionRepliedInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -1513,7 +1513,7 @@ type QuestionRepliedInput struct {
 	Plugin *QuestionRepliedPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// QuestionRepliedInput2: The hook's input object.
 type QuestionRepliedInput2 struct {
 	// The answers.
 	Answers [][]json.RawMessage `json:"answers,omitzero"`
@@ -1523,7 +1523,7 @@ type QuestionRepliedInput2 struct {
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// QuestionRepliedPlugin: Bridge: facts the plugin adds.
 type QuestionRepliedPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -1533,7 +1533,7 @@ type QuestionRepliedPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// QuestionReplied reads the typed input of a question.replied event of opencode
+// QuestionReplied reads the typed input of the opencode event question.replied
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func QuestionReplied(e *agenthooks.Event) (*QuestionRepliedInput, error) {
@@ -1544,7 +1544,7 @@ func QuestionReplied(e *agenthooks.Event) (*QuestionRepliedInput, error) {
 	return &v, nil
 }
 
-// Bus event `reference.updated`. The payload opencode 1.18.33 sends to a hook on `reference.updated` (docs/protocols/opencode.md).
+// ReferenceUpdatedInput: Bus event `reference.updated`. The payload opencode 1.18.33 sends to a hook on `reference.updated` (docs/protocols/opencode.md).
 type ReferenceUpdatedInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -1554,13 +1554,13 @@ type ReferenceUpdatedInput struct {
 	Plugin *ReferenceUpdatedPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// ReferenceUpdatedInput2: The hook's input object.
 type ReferenceUpdatedInput2 struct {
 	// Session id.
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// ReferenceUpdatedPlugin: Bridge: facts the plugin adds.
 type ReferenceUpdatedPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -1570,7 +1570,7 @@ type ReferenceUpdatedPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// ReferenceUpdated reads the typed input of a reference.updated event of opencode
+// ReferenceUpdated reads the typed input of the opencode event reference.updated
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func ReferenceUpdated(e *agenthooks.Event) (*ReferenceUpdatedInput, error) {
@@ -1581,7 +1581,7 @@ func ReferenceUpdated(e *agenthooks.Event) (*ReferenceUpdatedInput, error) {
 	return &v, nil
 }
 
-// Bus event `server.connected`. The payload opencode 1.18.33 sends to a hook on `server.connected` (docs/protocols/opencode.md).
+// ServerConnectedInput: Bus event `server.connected`. The payload opencode 1.18.33 sends to a hook on `server.connected` (docs/protocols/opencode.md).
 type ServerConnectedInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -1591,13 +1591,13 @@ type ServerConnectedInput struct {
 	Plugin *ServerConnectedPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// ServerConnectedInput2: The hook's input object.
 type ServerConnectedInput2 struct {
 	// Session id.
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// ServerConnectedPlugin: Bridge: facts the plugin adds.
 type ServerConnectedPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -1607,7 +1607,7 @@ type ServerConnectedPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// ServerConnected reads the typed input of a server.connected event of opencode
+// ServerConnected reads the typed input of the opencode event server.connected
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func ServerConnected(e *agenthooks.Event) (*ServerConnectedInput, error) {
@@ -1618,7 +1618,7 @@ func ServerConnected(e *agenthooks.Event) (*ServerConnectedInput, error) {
 	return &v, nil
 }
 
-// Bus event: a server instance was disposed. The payload opencode 1.18.33 sends to a hook on `server.instance.disposed` (docs/protocols/opencode.md).
+// ServerInstanceDisposedInput: Bus event: a server instance was disposed. The payload opencode 1.18.33 sends to a hook on `server.instance.disposed` (docs/protocols/opencode.md).
 type ServerInstanceDisposedInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -1628,7 +1628,7 @@ type ServerInstanceDisposedInput struct {
 	Plugin *ServerInstanceDisposedPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// ServerInstanceDisposedInput2: The hook's input object.
 type ServerInstanceDisposedInput2 struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -1636,7 +1636,7 @@ type ServerInstanceDisposedInput2 struct {
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// ServerInstanceDisposedPlugin: Bridge: facts the plugin adds.
 type ServerInstanceDisposedPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -1646,7 +1646,7 @@ type ServerInstanceDisposedPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// ServerInstanceDisposed reads the typed input of a server.instance.disposed event of opencode
+// ServerInstanceDisposed reads the typed input of the opencode event server.instance.disposed
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func ServerInstanceDisposed(e *agenthooks.Event) (*ServerInstanceDisposedInput, error) {
@@ -1657,7 +1657,7 @@ func ServerInstanceDisposed(e *agenthooks.Event) (*ServerInstanceDisposedInput, 
 	return &v, nil
 }
 
-// Bus event: a session was compacted. The payload opencode 1.18.33 sends to a hook on `session.compacted` (docs/protocols/opencode.md).
+// SessionCompactedInput: Bus event: a session was compacted. The payload opencode 1.18.33 sends to a hook on `session.compacted` (docs/protocols/opencode.md).
 type SessionCompactedInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -1667,13 +1667,13 @@ type SessionCompactedInput struct {
 	Plugin *SessionCompactedPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// SessionCompactedInput2: The hook's input object.
 type SessionCompactedInput2 struct {
 	// Session id.
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// SessionCompactedPlugin: Bridge: facts the plugin adds.
 type SessionCompactedPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -1683,7 +1683,7 @@ type SessionCompactedPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// SessionCompacted reads the typed input of a session.compacted event of opencode
+// SessionCompacted reads the typed input of the opencode event session.compacted
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SessionCompacted(e *agenthooks.Event) (*SessionCompactedInput, error) {
@@ -1694,7 +1694,7 @@ func SessionCompacted(e *agenthooks.Event) (*SessionCompactedInput, error) {
 	return &v, nil
 }
 
-// Bus event: a session was created. The payload opencode 1.18.33 sends to a hook on `session.created` (docs/protocols/opencode.md).
+// SessionCreatedInput: Bus event: a session was created. The payload opencode 1.18.33 sends to a hook on `session.created` (docs/protocols/opencode.md).
 type SessionCreatedInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -1704,7 +1704,7 @@ type SessionCreatedInput struct {
 	Plugin *SessionCreatedPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// SessionCreatedInput2: The hook's input object.
 type SessionCreatedInput2 struct {
 	// The message or session info.
 	Info map[string]json.RawMessage `json:"info"`
@@ -1712,7 +1712,7 @@ type SessionCreatedInput2 struct {
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// SessionCreatedPlugin: Bridge: facts the plugin adds.
 type SessionCreatedPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -1722,7 +1722,7 @@ type SessionCreatedPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// SessionCreated reads the typed input of a session.created event of opencode
+// SessionCreated reads the typed input of the opencode event session.created
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SessionCreated(e *agenthooks.Event) (*SessionCreatedInput, error) {
@@ -1733,7 +1733,7 @@ func SessionCreated(e *agenthooks.Event) (*SessionCreatedInput, error) {
 	return &v, nil
 }
 
-// Bus event: a session was deleted. The payload opencode 1.18.33 sends to a hook on `session.deleted` (docs/protocols/opencode.md).
+// SessionDeletedInput: Bus event: a session was deleted. The payload opencode 1.18.33 sends to a hook on `session.deleted` (docs/protocols/opencode.md).
 type SessionDeletedInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -1743,7 +1743,7 @@ type SessionDeletedInput struct {
 	Plugin *SessionDeletedPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// SessionDeletedInput2: The hook's input object.
 type SessionDeletedInput2 struct {
 	// The message or session info.
 	Info map[string]json.RawMessage `json:"info,omitzero"`
@@ -1751,7 +1751,7 @@ type SessionDeletedInput2 struct {
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// SessionDeletedPlugin: Bridge: facts the plugin adds.
 type SessionDeletedPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -1761,7 +1761,7 @@ type SessionDeletedPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// SessionDeleted reads the typed input of a session.deleted event of opencode
+// SessionDeleted reads the typed input of the opencode event session.deleted
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SessionDeleted(e *agenthooks.Event) (*SessionDeletedInput, error) {
@@ -1772,7 +1772,7 @@ func SessionDeleted(e *agenthooks.Event) (*SessionDeletedInput, error) {
 	return &v, nil
 }
 
-// Bus event `session.diff`. The payload opencode 1.18.33 sends to a hook on `session.diff` (docs/protocols/opencode.md).
+// SessionDiffInput: Bus event `session.diff`. The payload opencode 1.18.33 sends to a hook on `session.diff` (docs/protocols/opencode.md).
 type SessionDiffInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -1782,7 +1782,7 @@ type SessionDiffInput struct {
 	Plugin *SessionDiffPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// SessionDiffInput2: The hook's input object.
 type SessionDiffInput2 struct {
 	// File diffs.
 	Diff []json.RawMessage `json:"diff,omitzero"`
@@ -1790,7 +1790,7 @@ type SessionDiffInput2 struct {
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// SessionDiffPlugin: Bridge: facts the plugin adds.
 type SessionDiffPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -1800,7 +1800,7 @@ type SessionDiffPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// SessionDiff reads the typed input of a session.diff event of opencode
+// SessionDiff reads the typed input of the opencode event session.diff
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SessionDiff(e *agenthooks.Event) (*SessionDiffInput, error) {
@@ -1811,7 +1811,7 @@ func SessionDiff(e *agenthooks.Event) (*SessionDiffInput, error) {
 	return &v, nil
 }
 
-// Bus event: a session error. The payload opencode 1.18.33 sends to a hook on `session.error` (docs/protocols/opencode.md).
+// SessionErrorInput: Bus event: a session error. The payload opencode 1.18.33 sends to a hook on `session.error` (docs/protocols/opencode.md).
 type SessionErrorInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -1821,7 +1821,7 @@ type SessionErrorInput struct {
 	Plugin *SessionErrorPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// SessionErrorInput2: The hook's input object.
 type SessionErrorInput2 struct {
 	// Error.
 	Error map[string]json.RawMessage `json:"error,omitzero"`
@@ -1829,7 +1829,7 @@ type SessionErrorInput2 struct {
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// SessionErrorPlugin: Bridge: facts the plugin adds.
 type SessionErrorPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -1839,7 +1839,7 @@ type SessionErrorPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// SessionError reads the typed input of a session.error event of opencode
+// SessionError reads the typed input of the opencode event session.error
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SessionError(e *agenthooks.Event) (*SessionErrorInput, error) {
@@ -1850,7 +1850,7 @@ func SessionError(e *agenthooks.Event) (*SessionErrorInput, error) {
 	return &v, nil
 }
 
-// Bus event: a session became idle (the turn ended). The payload opencode 1.18.33 sends to a hook on `session.idle` (docs/protocols/opencode.md).
+// SessionIdleInput: Bus event: a session became idle (the turn ended). The payload opencode 1.18.33 sends to a hook on `session.idle` (docs/protocols/opencode.md).
 type SessionIdleInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -1860,13 +1860,13 @@ type SessionIdleInput struct {
 	Plugin *SessionIdlePlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// SessionIdleInput2: The hook's input object.
 type SessionIdleInput2 struct {
 	// Session id.
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// SessionIdlePlugin: Bridge: facts the plugin adds.
 type SessionIdlePlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -1882,7 +1882,7 @@ type SessionIdlePlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// SessionIdle reads the typed input of a session.idle event of opencode
+// SessionIdle reads the typed input of the opencode event session.idle
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SessionIdle(e *agenthooks.Event) (*SessionIdleInput, error) {
@@ -1893,7 +1893,7 @@ func SessionIdle(e *agenthooks.Event) (*SessionIdleInput, error) {
 	return &v, nil
 }
 
-// Bus event: a session status changed. The payload opencode 1.18.33 sends to a hook on `session.status` (docs/protocols/opencode.md).
+// SessionStatusInput: Bus event: a session status changed. The payload opencode 1.18.33 sends to a hook on `session.status` (docs/protocols/opencode.md).
 type SessionStatusInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -1903,7 +1903,7 @@ type SessionStatusInput struct {
 	Plugin *SessionStatusPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// SessionStatusInput2: The hook's input object.
 type SessionStatusInput2 struct {
 	// Session id.
 	SessionId *string `json:"sessionID,omitempty"`
@@ -1911,13 +1911,13 @@ type SessionStatusInput2 struct {
 	Status *SessionStatusInput2Status `json:"status,omitempty"`
 }
 
-// Session status ({type, ...}).
+// SessionStatusInput2Status: Session status ({type, ...}).
 type SessionStatusInput2Status struct {
 	// Type.
 	Type *string `json:"type,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// SessionStatusPlugin: Bridge: facts the plugin adds.
 type SessionStatusPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -1927,7 +1927,7 @@ type SessionStatusPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// SessionStatus reads the typed input of a session.status event of opencode
+// SessionStatus reads the typed input of the opencode event session.status
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SessionStatus(e *agenthooks.Event) (*SessionStatusInput, error) {
@@ -1938,7 +1938,7 @@ func SessionStatus(e *agenthooks.Event) (*SessionStatusInput, error) {
 	return &v, nil
 }
 
-// Bus event: a session was updated. The payload opencode 1.18.33 sends to a hook on `session.updated` (docs/protocols/opencode.md).
+// SessionUpdatedInput: Bus event: a session was updated. The payload opencode 1.18.33 sends to a hook on `session.updated` (docs/protocols/opencode.md).
 type SessionUpdatedInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -1948,7 +1948,7 @@ type SessionUpdatedInput struct {
 	Plugin *SessionUpdatedPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// SessionUpdatedInput2: The hook's input object.
 type SessionUpdatedInput2 struct {
 	// The message or session info.
 	Info map[string]json.RawMessage `json:"info,omitzero"`
@@ -1956,7 +1956,7 @@ type SessionUpdatedInput2 struct {
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// SessionUpdatedPlugin: Bridge: facts the plugin adds.
 type SessionUpdatedPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -1966,7 +1966,7 @@ type SessionUpdatedPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// SessionUpdated reads the typed input of a session.updated event of opencode
+// SessionUpdated reads the typed input of the opencode event session.updated
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func SessionUpdated(e *agenthooks.Event) (*SessionUpdatedInput, error) {
@@ -1977,7 +1977,7 @@ func SessionUpdated(e *agenthooks.Event) (*SessionUpdatedInput, error) {
 	return &v, nil
 }
 
-// Named hook: environment of a shell command. The payload opencode 1.18.33 sends to a hook on `shell.env` (docs/protocols/opencode.md).
+// ShellEnvInput: Named hook: environment of a shell command. The payload opencode 1.18.33 sends to a hook on `shell.env` (docs/protocols/opencode.md).
 type ShellEnvInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -1989,7 +1989,7 @@ type ShellEnvInput struct {
 	Plugin *ShellEnvPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// ShellEnvInput2: The hook's input object.
 type ShellEnvInput2 struct {
 	// Tool call id.
 	CallId *string `json:"callID,omitempty"`
@@ -1999,13 +1999,13 @@ type ShellEnvInput2 struct {
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// The hook's mutable output object.
+// ShellEnvOutput: The hook's mutable output object.
 type ShellEnvOutput struct {
 	// Environment variables to set.
 	Env map[string]json.RawMessage `json:"env,omitzero"`
 }
 
-// Bridge: facts the plugin adds.
+// ShellEnvPlugin: Bridge: facts the plugin adds.
 type ShellEnvPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -2015,7 +2015,7 @@ type ShellEnvPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// ShellEnv reads the typed input of a shell.env event of opencode
+// ShellEnv reads the typed input of the opencode event shell.env
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func ShellEnv(e *agenthooks.Event) (*ShellEnvInput, error) {
@@ -2026,7 +2026,7 @@ func ShellEnv(e *agenthooks.Event) (*ShellEnvInput, error) {
 	return &v, nil
 }
 
-// Bus event `todo.updated`. The payload opencode 1.18.33 sends to a hook on `todo.updated` (docs/protocols/opencode.md).
+// TodoUpdatedInput: Bus event `todo.updated`. The payload opencode 1.18.33 sends to a hook on `todo.updated` (docs/protocols/opencode.md).
 type TodoUpdatedInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -2036,7 +2036,7 @@ type TodoUpdatedInput struct {
 	Plugin *TodoUpdatedPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// TodoUpdatedInput2: The hook's input object.
 type TodoUpdatedInput2 struct {
 	// Session id.
 	SessionId *string `json:"sessionID,omitempty"`
@@ -2044,7 +2044,7 @@ type TodoUpdatedInput2 struct {
 	Todos []map[string]json.RawMessage `json:"todos,omitzero"`
 }
 
-// Bridge: facts the plugin adds.
+// TodoUpdatedPlugin: Bridge: facts the plugin adds.
 type TodoUpdatedPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -2054,7 +2054,7 @@ type TodoUpdatedPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// TodoUpdated reads the typed input of a todo.updated event of opencode
+// TodoUpdated reads the typed input of the opencode event todo.updated
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func TodoUpdated(e *agenthooks.Event) (*TodoUpdatedInput, error) {
@@ -2065,7 +2065,7 @@ func TodoUpdated(e *agenthooks.Event) (*TodoUpdatedInput, error) {
 	return &v, nil
 }
 
-// Named hook: a tool definition is built. The payload opencode 1.18.33 sends to a hook on `tool.definition` (docs/protocols/opencode.md).
+// ToolDefinitionInput: Named hook: a tool definition is built. The payload opencode 1.18.33 sends to a hook on `tool.definition` (docs/protocols/opencode.md).
 type ToolDefinitionInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -2077,7 +2077,7 @@ type ToolDefinitionInput struct {
 	Plugin *ToolDefinitionPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// ToolDefinitionInput2: The hook's input object.
 type ToolDefinitionInput2 struct {
 	// Session id.
 	SessionId *string `json:"sessionID,omitempty"`
@@ -2085,13 +2085,13 @@ type ToolDefinitionInput2 struct {
 	ToolId *string `json:"toolID,omitempty"`
 }
 
-// The hook's mutable output object.
+// ToolDefinitionOutput: The hook's mutable output object.
 type ToolDefinitionOutput struct {
 	// Description.
 	Description *string `json:"description,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// ToolDefinitionPlugin: Bridge: facts the plugin adds.
 type ToolDefinitionPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -2101,7 +2101,7 @@ type ToolDefinitionPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// ToolDefinition reads the typed input of a tool.definition event of opencode
+// ToolDefinition reads the typed input of the opencode event tool.definition
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func ToolDefinition(e *agenthooks.Event) (*ToolDefinitionInput, error) {
@@ -2112,7 +2112,7 @@ func ToolDefinition(e *agenthooks.Event) (*ToolDefinitionInput, error) {
 	return &v, nil
 }
 
-// Named hook: after a tool ran (mutate the output). The payload opencode 1.18.33 sends to a hook on `tool.execute.after` (docs/protocols/opencode.md).
+// ToolExecuteAfterInput: Named hook: after a tool ran (mutate the output). The payload opencode 1.18.33 sends to a hook on `tool.execute.after` (docs/protocols/opencode.md).
 type ToolExecuteAfterInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -2124,7 +2124,7 @@ type ToolExecuteAfterInput struct {
 	Plugin *ToolExecuteAfterPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// ToolExecuteAfterInput2: The hook's input object.
 type ToolExecuteAfterInput2 struct {
 	// Arguments.
 	Args map[string]json.RawMessage `json:"args"`
@@ -2136,7 +2136,7 @@ type ToolExecuteAfterInput2 struct {
 	Tool string `json:"tool"`
 }
 
-// The hook's mutable output object.
+// ToolExecuteAfterOutput: The hook's mutable output object.
 type ToolExecuteAfterOutput struct {
 	// Content.
 	Content []map[string]json.RawMessage `json:"content,omitzero"`
@@ -2150,7 +2150,7 @@ type ToolExecuteAfterOutput struct {
 	Title *string `json:"title,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// ToolExecuteAfterPlugin: Bridge: facts the plugin adds.
 type ToolExecuteAfterPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -2162,7 +2162,7 @@ type ToolExecuteAfterPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// ToolExecuteAfter reads the typed input of a tool.execute.after event of opencode
+// ToolExecuteAfter reads the typed input of the opencode event tool.execute.after
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func ToolExecuteAfter(e *agenthooks.Event) (*ToolExecuteAfterInput, error) {
@@ -2173,7 +2173,7 @@ func ToolExecuteAfter(e *agenthooks.Event) (*ToolExecuteAfterInput, error) {
 	return &v, nil
 }
 
-// Named hook: before a tool runs (mutate args, or throw to block). The payload opencode 1.18.33 sends to a hook on `tool.execute.before` (docs/protocols/opencode.md).
+// ToolExecuteBeforeInput: Named hook: before a tool runs (mutate args, or throw to block). The payload opencode 1.18.33 sends to a hook on `tool.execute.before` (docs/protocols/opencode.md).
 type ToolExecuteBeforeInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -2185,7 +2185,7 @@ type ToolExecuteBeforeInput struct {
 	Plugin *ToolExecuteBeforePlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// ToolExecuteBeforeInput2: The hook's input object.
 type ToolExecuteBeforeInput2 struct {
 	// Tool call id.
 	CallId *string `json:"callID,omitempty"`
@@ -2195,13 +2195,13 @@ type ToolExecuteBeforeInput2 struct {
 	Tool string `json:"tool"`
 }
 
-// The hook's mutable output object.
+// ToolExecuteBeforeOutput: The hook's mutable output object.
 type ToolExecuteBeforeOutput struct {
 	// Arguments.
 	Args map[string]json.RawMessage `json:"args"`
 }
 
-// Bridge: facts the plugin adds.
+// ToolExecuteBeforePlugin: Bridge: facts the plugin adds.
 type ToolExecuteBeforePlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -2215,7 +2215,7 @@ type ToolExecuteBeforePlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// ToolExecuteBefore reads the typed input of a tool.execute.before event of opencode
+// ToolExecuteBefore reads the typed input of the opencode event tool.execute.before
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func ToolExecuteBefore(e *agenthooks.Event) (*ToolExecuteBeforeInput, error) {
@@ -2226,7 +2226,7 @@ func ToolExecuteBefore(e *agenthooks.Event) (*ToolExecuteBeforeInput, error) {
 	return &v, nil
 }
 
-// Bus event `tui.command.execute`. The payload opencode 1.18.33 sends to a hook on `tui.command.execute` (docs/protocols/opencode.md).
+// TuiCommandExecuteInput: Bus event `tui.command.execute`. The payload opencode 1.18.33 sends to a hook on `tui.command.execute` (docs/protocols/opencode.md).
 type TuiCommandExecuteInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -2236,7 +2236,7 @@ type TuiCommandExecuteInput struct {
 	Plugin *TuiCommandExecutePlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// TuiCommandExecuteInput2: The hook's input object.
 type TuiCommandExecuteInput2 struct {
 	// Shell command.
 	Command *string `json:"command,omitempty"`
@@ -2244,7 +2244,7 @@ type TuiCommandExecuteInput2 struct {
 	SessionId *string `json:"sessionID,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// TuiCommandExecutePlugin: Bridge: facts the plugin adds.
 type TuiCommandExecutePlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -2254,7 +2254,7 @@ type TuiCommandExecutePlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// TuiCommandExecute reads the typed input of a tui.command.execute event of opencode
+// TuiCommandExecute reads the typed input of the opencode event tui.command.execute
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func TuiCommandExecute(e *agenthooks.Event) (*TuiCommandExecuteInput, error) {
@@ -2265,7 +2265,7 @@ func TuiCommandExecute(e *agenthooks.Event) (*TuiCommandExecuteInput, error) {
 	return &v, nil
 }
 
-// Bus event `tui.prompt.append`. The payload opencode 1.18.33 sends to a hook on `tui.prompt.append` (docs/protocols/opencode.md).
+// TuiPromptAppendInput: Bus event `tui.prompt.append`. The payload opencode 1.18.33 sends to a hook on `tui.prompt.append` (docs/protocols/opencode.md).
 type TuiPromptAppendInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -2275,7 +2275,7 @@ type TuiPromptAppendInput struct {
 	Plugin *TuiPromptAppendPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// TuiPromptAppendInput2: The hook's input object.
 type TuiPromptAppendInput2 struct {
 	// Session id.
 	SessionId *string `json:"sessionID,omitempty"`
@@ -2283,7 +2283,7 @@ type TuiPromptAppendInput2 struct {
 	Text *string `json:"text,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// TuiPromptAppendPlugin: Bridge: facts the plugin adds.
 type TuiPromptAppendPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -2293,7 +2293,7 @@ type TuiPromptAppendPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// TuiPromptAppend reads the typed input of a tui.prompt.append event of opencode
+// TuiPromptAppend reads the typed input of the opencode event tui.prompt.append
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func TuiPromptAppend(e *agenthooks.Event) (*TuiPromptAppendInput, error) {
@@ -2304,7 +2304,7 @@ func TuiPromptAppend(e *agenthooks.Event) (*TuiPromptAppendInput, error) {
 	return &v, nil
 }
 
-// Bus event: a toast is shown. The payload opencode 1.18.33 sends to a hook on `tui.toast.show` (docs/protocols/opencode.md).
+// TuiToastShowInput: Bus event: a toast is shown. The payload opencode 1.18.33 sends to a hook on `tui.toast.show` (docs/protocols/opencode.md).
 type TuiToastShowInput struct {
 	// The hook or bus event name (what the bridge relays).
 	Hook *string `json:"hook,omitempty"`
@@ -2314,7 +2314,7 @@ type TuiToastShowInput struct {
 	Plugin *TuiToastShowPlugin `json:"plugin,omitempty"`
 }
 
-// The hook's input object.
+// TuiToastShowInput2: The hook's input object.
 type TuiToastShowInput2 struct {
 	// Toast message text.
 	Message *string `json:"message,omitempty"`
@@ -2326,7 +2326,7 @@ type TuiToastShowInput2 struct {
 	Variant *string `json:"variant,omitempty"`
 }
 
-// Bridge: facts the plugin adds.
+// TuiToastShowPlugin: Bridge: facts the plugin adds.
 type TuiToastShowPlugin struct {
 	// Project directory.
 	Directory *string `json:"directory,omitempty"`
@@ -2336,7 +2336,7 @@ type TuiToastShowPlugin struct {
 	Worktree *string `json:"worktree,omitempty"`
 }
 
-// TuiToastShow reads the typed input of a tui.toast.show event of opencode
+// TuiToastShow reads the typed input of the opencode event tui.toast.show
 // from its raw payload: an event of another agent or event, a missing
 // required field or a field of the wrong type is an error.
 func TuiToastShow(e *agenthooks.Event) (*TuiToastShowInput, error) {
