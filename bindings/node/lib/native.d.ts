@@ -3518,6 +3518,8 @@ export declare namespace opencode {
     input?: CatalogUpdatedInput2
     /** Bridge: facts the plugin adds. */
     plugin?: CatalogUpdatedPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -3549,6 +3551,8 @@ export declare namespace opencode {
     output?: ChatHeadersOutput
     /** Bridge: facts the plugin adds. */
     plugin?: ChatHeadersPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -3619,6 +3623,8 @@ export declare namespace opencode {
     output: ChatMessageOutput
     /** Bridge: facts the plugin adds. */
     plugin?: ChatMessagePlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -3691,6 +3697,8 @@ export declare namespace opencode {
     output?: ChatParamsOutput
     /** Bridge: facts the plugin adds. */
     plugin?: ChatParamsPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -3763,6 +3771,8 @@ export declare namespace opencode {
     output?: CommandExecuteBeforeOutput
     /** Bridge: facts the plugin adds. */
     plugin?: CommandExecuteBeforePlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -3803,6 +3813,8 @@ export declare namespace opencode {
     input?: CommandExecutedInput2
     /** Bridge: facts the plugin adds. */
     plugin?: CommandExecutedPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -3838,6 +3850,8 @@ export declare namespace opencode {
     input?: ConfigInput2
     /** Bridge: facts the plugin adds. */
     plugin?: ConfigPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -3873,6 +3887,8 @@ export declare namespace opencode {
     input?: DisposeInput2
     /** Bridge: facts the plugin adds. */
     plugin?: DisposePlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -3904,6 +3920,8 @@ export declare namespace opencode {
     output?: ExperimentalChatMessagesTransformOutput
     /** Bridge: facts the plugin adds. */
     plugin?: ExperimentalChatMessagesTransformPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -3942,6 +3960,8 @@ export declare namespace opencode {
     output?: ExperimentalChatSystemTransformOutput
     /** Bridge: facts the plugin adds. */
     plugin?: ExperimentalChatSystemTransformPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -3995,6 +4015,8 @@ export declare namespace opencode {
     output?: ExperimentalCompactionAutocontinueOutput
     /** Bridge: facts the plugin adds. */
     plugin?: ExperimentalCompactionAutocontinuePlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -4048,6 +4070,8 @@ export declare namespace opencode {
     output?: { [key: string]: JsonValue }
     /** Bridge: facts the plugin adds. */
     plugin?: ExperimentalProviderSmallModelPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -4081,6 +4105,8 @@ export declare namespace opencode {
     output?: ExperimentalSessionCompactingOutput
     /** Bridge: facts the plugin adds. */
     plugin?: ExperimentalSessionCompactingPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -4119,6 +4145,8 @@ export declare namespace opencode {
     output?: ExperimentalTextCompleteOutput
     /** Bridge: facts the plugin adds. */
     plugin?: ExperimentalTextCompletePlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -4159,6 +4187,8 @@ export declare namespace opencode {
     input?: FileEditedInput2
     /** Bridge: facts the plugin adds. */
     plugin?: FileEditedPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -4190,6 +4220,8 @@ export declare namespace opencode {
     input?: FileWatcherUpdatedInput2
     /** Bridge: facts the plugin adds. */
     plugin?: FileWatcherUpdatedPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -4223,6 +4255,8 @@ export declare namespace opencode {
     input?: InstallationUpdatedInput2
     /** Bridge: facts the plugin adds. */
     plugin?: InstallationUpdatedPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -4254,6 +4288,8 @@ export declare namespace opencode {
     input?: IntegrationUpdatedInput2
     /** Bridge: facts the plugin adds. */
     plugin?: IntegrationUpdatedPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -4283,6 +4319,8 @@ export declare namespace opencode {
     input?: LspClientDiagnosticsInput2
     /** Bridge: facts the plugin adds. */
     plugin?: LspClientDiagnosticsPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -4316,6 +4354,8 @@ export declare namespace opencode {
     input?: LspUpdatedInput2
     /** Bridge: facts the plugin adds. */
     plugin?: LspUpdatedPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -4345,6 +4385,8 @@ export declare namespace opencode {
     input?: MessagePartDeltaInput2
     /** Bridge: facts the plugin adds. */
     plugin?: MessagePartDeltaPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -4382,6 +4424,8 @@ export declare namespace opencode {
     input?: MessagePartRemovedInput2
     /** Bridge: facts the plugin adds. */
     plugin?: MessagePartRemovedPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -4415,6 +4459,8 @@ export declare namespace opencode {
     input: MessagePartUpdatedInput2
     /** Bridge: facts the plugin adds. */
     plugin?: MessagePartUpdatedPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -4467,6 +4513,8 @@ export declare namespace opencode {
     input?: MessageRemovedInput2
     /** Bridge: facts the plugin adds. */
     plugin?: MessageRemovedPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -4498,6 +4546,8 @@ export declare namespace opencode {
     input?: MessageUpdatedInput2
     /** Bridge: facts the plugin adds. */
     plugin?: MessageUpdatedPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -4531,6 +4581,8 @@ export declare namespace opencode {
     output?: PermissionAskOutput
     /** Bridge: facts the plugin adds. */
     plugin?: PermissionAskPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -4583,6 +4635,8 @@ export declare namespace opencode {
     input?: PermissionAskedInput2
     /** Bridge: facts the plugin adds. */
     plugin?: PermissionAskedPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -4633,6 +4687,8 @@ export declare namespace opencode {
     input?: PermissionRepliedInput2
     /** Bridge: facts the plugin adds. */
     plugin?: PermissionRepliedPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -4666,6 +4722,8 @@ export declare namespace opencode {
     input?: PermissionUpdatedInput2
     /** Bridge: facts the plugin adds. */
     plugin?: PermissionUpdatedPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -4711,6 +4769,8 @@ export declare namespace opencode {
     input?: PluginAddedInput2
     /** Bridge: facts the plugin adds. */
     plugin?: PluginAddedPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -4742,6 +4802,8 @@ export declare namespace opencode {
     input?: QuestionAskedInput2
     /** Bridge: facts the plugin adds. */
     plugin?: QuestionAskedPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -4775,6 +4837,8 @@ export declare namespace opencode {
     input?: QuestionRepliedInput2
     /** Bridge: facts the plugin adds. */
     plugin?: QuestionRepliedPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -4808,6 +4872,8 @@ export declare namespace opencode {
     input?: ReferenceUpdatedInput2
     /** Bridge: facts the plugin adds. */
     plugin?: ReferenceUpdatedPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -4837,6 +4903,8 @@ export declare namespace opencode {
     input?: ServerConnectedInput2
     /** Bridge: facts the plugin adds. */
     plugin?: ServerConnectedPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -4866,6 +4934,8 @@ export declare namespace opencode {
     input?: ServerInstanceDisposedInput2
     /** Bridge: facts the plugin adds. */
     plugin?: ServerInstanceDisposedPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -4897,6 +4967,8 @@ export declare namespace opencode {
     input?: SessionCompactedInput2
     /** Bridge: facts the plugin adds. */
     plugin?: SessionCompactedPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -4926,6 +4998,8 @@ export declare namespace opencode {
     input: SessionCreatedInput2
     /** Bridge: facts the plugin adds. */
     plugin?: SessionCreatedPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -4957,6 +5031,8 @@ export declare namespace opencode {
     input?: SessionDeletedInput2
     /** Bridge: facts the plugin adds. */
     plugin?: SessionDeletedPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -4988,6 +5064,8 @@ export declare namespace opencode {
     input?: SessionDiffInput2
     /** Bridge: facts the plugin adds. */
     plugin?: SessionDiffPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -5019,6 +5097,8 @@ export declare namespace opencode {
     input?: SessionErrorInput2
     /** Bridge: facts the plugin adds. */
     plugin?: SessionErrorPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -5050,6 +5130,8 @@ export declare namespace opencode {
     input?: SessionIdleInput2
     /** Bridge: facts the plugin adds. */
     plugin?: SessionIdlePlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -5085,6 +5167,8 @@ export declare namespace opencode {
     input?: SessionStatusInput2
     /** Bridge: facts the plugin adds. */
     plugin?: SessionStatusPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -5123,6 +5207,8 @@ export declare namespace opencode {
     input?: SessionUpdatedInput2
     /** Bridge: facts the plugin adds. */
     plugin?: SessionUpdatedPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -5156,6 +5242,8 @@ export declare namespace opencode {
     output?: ShellEnvOutput
     /** Bridge: facts the plugin adds. */
     plugin?: ShellEnvPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -5196,6 +5284,8 @@ export declare namespace opencode {
     input?: TodoUpdatedInput2
     /** Bridge: facts the plugin adds. */
     plugin?: TodoUpdatedPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -5229,6 +5319,8 @@ export declare namespace opencode {
     output?: ToolDefinitionOutput
     /** Bridge: facts the plugin adds. */
     plugin?: ToolDefinitionPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -5269,6 +5361,8 @@ export declare namespace opencode {
     output: ToolExecuteAfterOutput
     /** Bridge: facts the plugin adds. */
     plugin?: ToolExecuteAfterPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -5323,6 +5417,8 @@ export declare namespace opencode {
     output: ToolExecuteBeforeOutput
     /** Bridge: facts the plugin adds. */
     plugin?: ToolExecuteBeforePlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -5367,6 +5463,8 @@ export declare namespace opencode {
     input?: TuiCommandExecuteInput2
     /** Bridge: facts the plugin adds. */
     plugin?: TuiCommandExecutePlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -5398,6 +5496,8 @@ export declare namespace opencode {
     input?: TuiPromptAppendInput2
     /** Bridge: facts the plugin adds. */
     plugin?: TuiPromptAppendPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -5429,6 +5529,8 @@ export declare namespace opencode {
     input?: TuiToastShowInput2
     /** Bridge: facts the plugin adds. */
     plugin?: TuiToastShowPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -5524,6 +5626,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -5586,6 +5690,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -5635,6 +5741,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: AgentEndPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -5727,6 +5835,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -5789,6 +5899,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: BeforeAgentFinalizePlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -5872,6 +5984,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -5915,6 +6029,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -5979,6 +6095,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -6037,6 +6155,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -6099,6 +6219,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -6134,6 +6256,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -6169,6 +6293,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -6211,6 +6337,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -6254,6 +6382,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -6314,6 +6444,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -6374,6 +6506,8 @@ export declare namespace openclaw {
     input?: BeforeToolCallInput2
     /** Bridge: facts the plugin adds. */
     plugin?: BeforeToolCallPlugin
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -6467,6 +6601,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -6502,6 +6638,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -6552,6 +6690,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -6591,6 +6731,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -6617,6 +6759,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -6654,6 +6798,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -6689,6 +6835,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -6747,6 +6895,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -6782,6 +6932,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -6854,6 +7006,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -6899,6 +7053,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -6934,6 +7090,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -6969,6 +7127,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -7004,6 +7164,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -7061,6 +7223,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -7112,6 +7276,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -7145,6 +7311,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -7178,6 +7346,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -7215,6 +7385,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -7256,6 +7428,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -7291,6 +7465,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -7324,6 +7500,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -7357,6 +7535,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -7390,6 +7570,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -7423,6 +7605,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -7468,6 +7652,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -7503,6 +7689,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -7550,6 +7738,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -7589,6 +7779,8 @@ export declare namespace openclaw {
     hook?: string
     /** Bridge: facts the plugin adds. */
     plugin?: { [key: string]: JsonValue }
+    /** Bridge frame sequence number (`agenthooks serve`: the plugin writes it first). */
+    seq?: JsonValue
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }

@@ -25,6 +25,9 @@ pub struct AfterCompaction {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -169,6 +172,9 @@ pub struct AfterToolCall {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -257,6 +263,9 @@ pub struct AgentEnd {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<AgentEndPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -419,6 +428,9 @@ pub struct AgentTurnPrepare {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -555,6 +567,9 @@ pub struct BeforeAgentFinalize {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<BeforeAgentFinalizePlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -699,6 +714,9 @@ pub struct BeforeAgentReply {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -798,6 +816,9 @@ pub struct BeforeAgentRun {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -941,6 +962,9 @@ pub struct BeforeAgentStart {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -1067,6 +1091,9 @@ pub struct BeforeCompaction {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -1211,6 +1238,9 @@ pub struct BeforeDispatch {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -1282,6 +1312,9 @@ pub struct BeforeInstall {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -1353,6 +1386,9 @@ pub struct BeforeMessageWrite {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -1435,6 +1471,9 @@ pub struct BeforeModelResolve {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -1530,6 +1569,9 @@ pub struct BeforePromptBuild {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -1659,6 +1701,9 @@ pub struct BeforeReset {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -1788,6 +1833,9 @@ pub struct BeforeToolCall {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<BeforeToolCallPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -1976,6 +2024,9 @@ pub struct ChannelPairingRequested {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -2047,6 +2098,9 @@ pub struct CronChanged {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -2149,6 +2203,9 @@ pub struct CronReconciled {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -2230,6 +2287,9 @@ pub struct Deactivate {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -2287,6 +2347,9 @@ pub struct GatewayStart {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -2365,6 +2428,9 @@ pub struct GatewayStop {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -2436,6 +2502,9 @@ pub struct HeartbeatPromptContribution {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -2562,6 +2631,9 @@ pub struct InboundClaim {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -2633,6 +2705,9 @@ pub struct LlmInput {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -2792,6 +2867,9 @@ pub struct LlmOutput {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -2882,6 +2960,9 @@ pub struct MessageReceived {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -2953,6 +3034,9 @@ pub struct MessageSending {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -3024,6 +3108,9 @@ pub struct MessageSent {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -3095,6 +3182,9 @@ pub struct ModelCallEnded {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -3219,6 +3309,9 @@ pub struct ModelCallStarted {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -3326,6 +3419,9 @@ pub struct ReplyDispatch {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -3394,6 +3490,9 @@ pub struct ReplyPayloadSending {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -3462,6 +3561,9 @@ pub struct ResolveExecEnv {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -3540,6 +3642,9 @@ pub struct SessionEnd {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -3632,6 +3737,9 @@ pub struct SessionStart {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -3707,6 +3815,9 @@ pub struct SkillChanged {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -3775,6 +3886,9 @@ pub struct SkillProposalChanged {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -3843,6 +3957,9 @@ pub struct SkillProposalEvaluate {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -3911,6 +4028,9 @@ pub struct SubagentDeliveryTarget {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -3983,6 +4103,9 @@ pub struct SubagentEnded {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -4081,6 +4204,9 @@ pub struct SubagentProgress {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -4156,6 +4282,9 @@ pub struct SubagentSpawned {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -4261,6 +4390,9 @@ pub struct SubagentSpawning {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -4346,6 +4478,9 @@ pub struct ToolResultPersist {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,

@@ -22,6 +22,9 @@ pub struct CatalogUpdated {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<CatalogUpdatedPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -83,6 +86,9 @@ pub struct ChatHeaders {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<ChatHeadersPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -212,6 +218,9 @@ pub struct ChatMessage {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<ChatMessagePlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -336,6 +345,9 @@ pub struct ChatParams {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<ChatParamsPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -472,6 +484,9 @@ pub struct CommandExecuteBefore {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<CommandExecuteBeforePlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -547,6 +562,9 @@ pub struct CommandExecuted {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<CommandExecutedPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -614,6 +632,9 @@ pub struct Config {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<ConfigPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -681,6 +702,9 @@ pub struct Dispose {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<DisposePlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -742,6 +766,9 @@ pub struct ExperimentalChatMessagesTransform {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<ExperimentalChatMessagesTransformPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -814,6 +841,9 @@ pub struct ExperimentalChatSystemTransform {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<ExperimentalChatSystemTransformPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -917,6 +947,9 @@ pub struct ExperimentalCompactionAutocontinue {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<ExperimentalCompactionAutocontinuePlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -1016,6 +1049,9 @@ pub struct ExperimentalProviderSmallModel {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<ExperimentalProviderSmallModelPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -1080,6 +1116,9 @@ pub struct ExperimentalSessionCompacting {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<ExperimentalSessionCompactingPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -1152,6 +1191,9 @@ pub struct ExperimentalTextComplete {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<ExperimentalTextCompletePlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -1227,6 +1269,9 @@ pub struct FileEdited {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<FileEditedPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -1288,6 +1333,9 @@ pub struct FileWatcherUpdated {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<FileWatcherUpdatedPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -1352,6 +1400,9 @@ pub struct InstallationUpdated {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<InstallationUpdatedPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -1413,6 +1464,9 @@ pub struct IntegrationUpdated {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<IntegrationUpdatedPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -1471,6 +1525,9 @@ pub struct LspClientDiagnostics {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<LspClientDiagnosticsPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -1535,6 +1592,9 @@ pub struct LspUpdated {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<LspUpdatedPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -1593,6 +1653,9 @@ pub struct MessagePartDelta {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<MessagePartDeltaPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -1663,6 +1726,9 @@ pub struct MessagePartRemoved {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<MessagePartRemovedPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -1727,6 +1793,9 @@ pub struct MessagePartUpdated {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<MessagePartUpdatedPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -1820,6 +1889,9 @@ pub struct MessageRemoved {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<MessageRemovedPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -1881,6 +1953,9 @@ pub struct MessageUpdated {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<MessageUpdatedPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -1945,6 +2020,9 @@ pub struct PermissionAsk {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<PermissionAskPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -2038,6 +2116,9 @@ pub struct PermissionAsked {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<PermissionAskedPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -2132,6 +2213,9 @@ pub struct PermissionReplied {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<PermissionRepliedPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -2196,6 +2280,9 @@ pub struct PermissionUpdated {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<PermissionUpdatedPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -2278,6 +2365,9 @@ pub struct PluginAdded {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<PluginAddedPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -2339,6 +2429,9 @@ pub struct QuestionAsked {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<QuestionAskedPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -2403,6 +2496,9 @@ pub struct QuestionReplied {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<QuestionRepliedPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -2467,6 +2563,9 @@ pub struct ReferenceUpdated {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<ReferenceUpdatedPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -2525,6 +2624,9 @@ pub struct ServerConnected {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<ServerConnectedPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -2583,6 +2685,9 @@ pub struct ServerInstanceDisposed {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<ServerInstanceDisposedPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -2644,6 +2749,9 @@ pub struct SessionCompacted {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<SessionCompactedPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -2702,6 +2810,9 @@ pub struct SessionCreated {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<SessionCreatedPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -2763,6 +2874,9 @@ pub struct SessionDeleted {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<SessionDeletedPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -2824,6 +2938,9 @@ pub struct SessionDiff {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<SessionDiffPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -2885,6 +3002,9 @@ pub struct SessionError {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<SessionErrorPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -2946,6 +3066,9 @@ pub struct SessionIdle {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<SessionIdlePlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -3025,6 +3148,9 @@ pub struct SessionStatus {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<SessionStatusPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -3097,6 +3223,9 @@ pub struct SessionUpdated {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<SessionUpdatedPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -3161,6 +3290,9 @@ pub struct ShellEnv {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<ShellEnvPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -3236,6 +3368,9 @@ pub struct TodoUpdated {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<TodoUpdatedPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -3300,6 +3435,9 @@ pub struct ToolDefinition {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<ToolDefinitionPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -3379,6 +3517,9 @@ pub struct ToolExecuteAfter {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<ToolExecuteAfterPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -3475,6 +3616,9 @@ pub struct ToolExecuteBefore {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<ToolExecuteBeforePlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -3560,6 +3704,9 @@ pub struct TuiCommandExecute {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<TuiCommandExecutePlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -3621,6 +3768,9 @@ pub struct TuiPromptAppend {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<TuiPromptAppendPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -3682,6 +3832,9 @@ pub struct TuiToastShow {
     /// Bridge: facts the plugin adds.
     #[serde(rename = "plugin", default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<TuiToastShowPlugin>,
+    /// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+    #[serde(rename = "seq", default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<serde_json::Value>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,

@@ -28,6 +28,8 @@ type AfterCompactionInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // AfterCompactionCtx: Hook context (agent, session, run, trace).
@@ -97,6 +99,8 @@ type AfterToolCallInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // AfterToolCallCtx: Hook context (agent, session, run, trace).
@@ -154,6 +158,8 @@ type AgentEndInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *AgentEndPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // AgentEndCtx: Hook context (agent, session, run, trace).
@@ -251,6 +257,8 @@ type AgentTurnPrepareInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // AgentTurnPrepareCtx: Hook context (agent, session, run, trace).
@@ -320,6 +328,8 @@ type BeforeAgentFinalizeInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *BeforeAgentFinalizePlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // BeforeAgentFinalizeCtx: Hook context (agent, session, run, trace).
@@ -409,6 +419,8 @@ type BeforeAgentReplyInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // BeforeAgentReplyCtx: Hook context (agent, session, run, trace).
@@ -460,6 +472,8 @@ type BeforeAgentRunInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // BeforeAgentRunCtx: Hook context (agent, session, run, trace).
@@ -531,6 +545,8 @@ type BeforeAgentStartInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // BeforeAgentStartCtx: Hook context (agent, session, run, trace).
@@ -596,6 +612,8 @@ type BeforeCompactionInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // BeforeCompactionCtx: Hook context (agent, session, run, trace).
@@ -665,6 +683,8 @@ type BeforeDispatchInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // BeforeDispatchCtx: Hook context (agent, session, run, trace).
@@ -708,6 +728,8 @@ type BeforeInstallInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // BeforeInstallCtx: Hook context (agent, session, run, trace).
@@ -751,6 +773,8 @@ type BeforeMessageWriteInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // BeforeMessageWriteCtx: Hook context (agent, session, run, trace).
@@ -800,6 +824,8 @@ type BeforeModelResolveInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // BeforeModelResolveCtx: Hook context (agent, session, run, trace).
@@ -851,6 +877,8 @@ type BeforePromptBuildInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // BeforePromptBuildCtx: Hook context (agent, session, run, trace).
@@ -918,6 +946,8 @@ type BeforeResetInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // BeforeResetCtx: Hook context (agent, session, run, trace).
@@ -985,6 +1015,8 @@ type BeforeToolCallInput struct {
 	Input *BeforeToolCallInput2 `json:"input,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *BeforeToolCallPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // BeforeToolCallCtx: Hook context (agent, session, run, trace).
@@ -1082,6 +1114,8 @@ type ChannelPairingRequestedInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // ChannelPairingRequestedCtx: Hook context (agent, session, run, trace).
@@ -1125,6 +1159,8 @@ type CronChangedInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // CronChangedCtx: Hook context (agent, session, run, trace).
@@ -1182,6 +1218,8 @@ type CronReconciledInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // CronReconciledCtx: Hook context (agent, session, run, trace).
@@ -1229,6 +1267,8 @@ type DeactivateInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // DeactivateCtx: Hook context (agent, session, run, trace).
@@ -1264,6 +1304,8 @@ type GatewayStartInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // GatewayStartCtx: Hook context (agent, session, run, trace).
@@ -1309,6 +1351,8 @@ type GatewayStopInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // GatewayStopCtx: Hook context (agent, session, run, trace).
@@ -1352,6 +1396,8 @@ type HeartbeatPromptContributionInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // HeartbeatPromptContributionCtx: Hook context (agent, session, run, trace).
@@ -1417,6 +1463,8 @@ type InboundClaimInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // InboundClaimCtx: Hook context (agent, session, run, trace).
@@ -1460,6 +1508,8 @@ type LlmInputInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // LlmInputCtx: Hook context (agent, session, run, trace).
@@ -1539,6 +1589,8 @@ type LlmOutputInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // LlmOutputCtx: Hook context (agent, session, run, trace).
@@ -1592,6 +1644,8 @@ type MessageReceivedInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // MessageReceivedCtx: Hook context (agent, session, run, trace).
@@ -1635,6 +1689,8 @@ type MessageSendingInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // MessageSendingCtx: Hook context (agent, session, run, trace).
@@ -1678,6 +1734,8 @@ type MessageSentInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // MessageSentCtx: Hook context (agent, session, run, trace).
@@ -1721,6 +1779,8 @@ type ModelCallEndedInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // ModelCallEndedCtx: Hook context (agent, session, run, trace).
@@ -1786,6 +1846,8 @@ type ModelCallStartedInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // ModelCallStartedCtx: Hook context (agent, session, run, trace).
@@ -1845,6 +1907,8 @@ type ReplyDispatchInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // ReplyDispatchCtx: Hook context (agent, session, run, trace).
@@ -1886,6 +1950,8 @@ type ReplyPayloadSendingInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // ReplyPayloadSendingCtx: Hook context (agent, session, run, trace).
@@ -1927,6 +1993,8 @@ type ResolveExecEnvInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // ResolveExecEnvCtx: Hook context (agent, session, run, trace).
@@ -1972,6 +2040,8 @@ type SessionEndInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // SessionEndCtx: Hook context (agent, session, run, trace).
@@ -2021,6 +2091,8 @@ type SessionStartInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // SessionStartCtx: Hook context (agent, session, run, trace).
@@ -2064,6 +2136,8 @@ type SkillChangedInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // SkillChangedCtx: Hook context (agent, session, run, trace).
@@ -2105,6 +2179,8 @@ type SkillProposalChangedInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // SkillProposalChangedCtx: Hook context (agent, session, run, trace).
@@ -2146,6 +2222,8 @@ type SkillProposalEvaluateInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // SkillProposalEvaluateCtx: Hook context (agent, session, run, trace).
@@ -2187,6 +2265,8 @@ type SubagentDeliveryTargetInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // SubagentDeliveryTargetCtx: Hook context (agent, session, run, trace).
@@ -2228,6 +2308,8 @@ type SubagentEndedInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // SubagentEndedCtx: Hook context (agent, session, run, trace).
@@ -2281,6 +2363,8 @@ type SubagentProgressInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // SubagentProgressCtx: Hook context (agent, session, run, trace).
@@ -2324,6 +2408,8 @@ type SubagentSpawnedInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // SubagentSpawnedCtx: Hook context (agent, session, run, trace).
@@ -2379,6 +2465,8 @@ type SubagentSpawningInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // SubagentSpawningCtx: Hook context (agent, session, run, trace).
@@ -2426,6 +2514,8 @@ type ToolResultPersistInput struct {
 	Hook *string `json:"hook,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin map[string]json.RawMessage `json:"plugin,omitzero"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // ToolResultPersistCtx: Hook context (agent, session, run, trace).

@@ -26,6 +26,8 @@ type CatalogUpdatedInput struct {
 	Input *CatalogUpdatedInput2 `json:"input,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *CatalogUpdatedPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // CatalogUpdatedInput2: The hook's input object.
@@ -65,6 +67,8 @@ type ChatHeadersInput struct {
 	Output *ChatHeadersOutput `json:"output,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *ChatHeadersPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // ChatHeadersInput2: The hook's input object.
@@ -140,6 +144,8 @@ type ChatMessageInput struct {
 	Output ChatMessageOutput `json:"output"`
 	// Bridge: facts the plugin adds.
 	Plugin *ChatMessagePlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // ChatMessageInput2: The hook's input object.
@@ -217,6 +223,8 @@ type ChatParamsInput struct {
 	Output *ChatParamsOutput `json:"output,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *ChatParamsPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // ChatParamsInput2: The hook's input object.
@@ -294,6 +302,8 @@ type CommandExecuteBeforeInput struct {
 	Output *CommandExecuteBeforeOutput `json:"output,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *CommandExecuteBeforePlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // CommandExecuteBeforeInput2: The hook's input object.
@@ -341,6 +351,8 @@ type CommandExecutedInput struct {
 	Input *CommandExecutedInput2 `json:"input,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *CommandExecutedPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // CommandExecutedInput2: The hook's input object.
@@ -384,6 +396,8 @@ type ConfigInput struct {
 	Input *ConfigInput2 `json:"input,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *ConfigPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // ConfigInput2: The hook's input object.
@@ -427,6 +441,8 @@ type DisposeInput struct {
 	Input *DisposeInput2 `json:"input,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *DisposePlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // DisposeInput2: The hook's input object.
@@ -466,6 +482,8 @@ type ExperimentalChatMessagesTransformInput struct {
 	Output *ExperimentalChatMessagesTransformOutput `json:"output,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *ExperimentalChatMessagesTransformPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // ExperimentalChatMessagesTransformInput2: The hook's input object.
@@ -511,6 +529,8 @@ type ExperimentalChatSystemTransformInput struct {
 	Output *ExperimentalChatSystemTransformOutput `json:"output,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *ExperimentalChatSystemTransformPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // ExperimentalChatSystemTransformInput2: The hook's input object.
@@ -570,6 +590,8 @@ type ExperimentalCompactionAutocontinueInput struct {
 	Output *ExperimentalCompactionAutocontinueOutput `json:"output,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *ExperimentalCompactionAutocontinuePlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // ExperimentalCompactionAutocontinueInput2: The hook's input object.
@@ -629,6 +651,8 @@ type ExperimentalProviderSmallModelInput struct {
 	Output map[string]json.RawMessage `json:"output,omitzero"`
 	// Bridge: facts the plugin adds.
 	Plugin *ExperimentalProviderSmallModelPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // ExperimentalProviderSmallModelInput2: The hook's input object.
@@ -670,6 +694,8 @@ type ExperimentalSessionCompactingInput struct {
 	Output *ExperimentalSessionCompactingOutput `json:"output,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *ExperimentalSessionCompactingPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // ExperimentalSessionCompactingInput2: The hook's input object.
@@ -715,6 +741,8 @@ type ExperimentalTextCompleteInput struct {
 	Output *ExperimentalTextCompleteOutput `json:"output,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *ExperimentalTextCompletePlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // ExperimentalTextCompleteInput2: The hook's input object.
@@ -762,6 +790,8 @@ type FileEditedInput struct {
 	Input *FileEditedInput2 `json:"input,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *FileEditedPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // FileEditedInput2: The hook's input object.
@@ -801,6 +831,8 @@ type FileWatcherUpdatedInput struct {
 	Input *FileWatcherUpdatedInput2 `json:"input,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *FileWatcherUpdatedPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // FileWatcherUpdatedInput2: The hook's input object.
@@ -842,6 +874,8 @@ type InstallationUpdatedInput struct {
 	Input *InstallationUpdatedInput2 `json:"input,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *InstallationUpdatedPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // InstallationUpdatedInput2: The hook's input object.
@@ -881,6 +915,8 @@ type IntegrationUpdatedInput struct {
 	Input *IntegrationUpdatedInput2 `json:"input,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *IntegrationUpdatedPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // IntegrationUpdatedInput2: The hook's input object.
@@ -918,6 +954,8 @@ type LspClientDiagnosticsInput struct {
 	Input *LspClientDiagnosticsInput2 `json:"input,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *LspClientDiagnosticsPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // LspClientDiagnosticsInput2: The hook's input object.
@@ -959,6 +997,8 @@ type LspUpdatedInput struct {
 	Input *LspUpdatedInput2 `json:"input,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *LspUpdatedPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // LspUpdatedInput2: The hook's input object.
@@ -996,6 +1036,8 @@ type MessagePartDeltaInput struct {
 	Input *MessagePartDeltaInput2 `json:"input,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *MessagePartDeltaPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // MessagePartDeltaInput2: The hook's input object.
@@ -1041,6 +1083,8 @@ type MessagePartRemovedInput struct {
 	Input *MessagePartRemovedInput2 `json:"input,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *MessagePartRemovedPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // MessagePartRemovedInput2: The hook's input object.
@@ -1082,6 +1126,8 @@ type MessagePartUpdatedInput struct {
 	Input MessagePartUpdatedInput2 `json:"input"`
 	// Bridge: facts the plugin adds.
 	Plugin *MessagePartUpdatedPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // MessagePartUpdatedInput2: The hook's input object.
@@ -1141,6 +1187,8 @@ type MessageRemovedInput struct {
 	Input *MessageRemovedInput2 `json:"input,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *MessageRemovedPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // MessageRemovedInput2: The hook's input object.
@@ -1180,6 +1228,8 @@ type MessageUpdatedInput struct {
 	Input *MessageUpdatedInput2 `json:"input,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *MessageUpdatedPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // MessageUpdatedInput2: The hook's input object.
@@ -1221,6 +1271,8 @@ type PermissionAskInput struct {
 	Output *PermissionAskOutput `json:"output,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *PermissionAskPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // PermissionAskInput2: The hook's input object.
@@ -1280,6 +1332,8 @@ type PermissionAskedInput struct {
 	Input *PermissionAskedInput2 `json:"input,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *PermissionAskedPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // PermissionAskedInput2: The hook's input object.
@@ -1337,6 +1391,8 @@ type PermissionRepliedInput struct {
 	Input *PermissionRepliedInput2 `json:"input,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *PermissionRepliedPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // PermissionRepliedInput2: The hook's input object.
@@ -1378,6 +1434,8 @@ type PermissionUpdatedInput struct {
 	Input *PermissionUpdatedInput2 `json:"input,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *PermissionUpdatedPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // PermissionUpdatedInput2: The hook's input object.
@@ -1431,6 +1489,8 @@ type PluginAddedInput struct {
 	Input *PluginAddedInput2 `json:"input,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *PluginAddedPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // PluginAddedInput2: The hook's input object.
@@ -1470,6 +1530,8 @@ type QuestionAskedInput struct {
 	Input *QuestionAskedInput2 `json:"input,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *QuestionAskedPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // QuestionAskedInput2: The hook's input object.
@@ -1511,6 +1573,8 @@ type QuestionRepliedInput struct {
 	Input *QuestionRepliedInput2 `json:"input,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *QuestionRepliedPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // QuestionRepliedInput2: The hook's input object.
@@ -1552,6 +1616,8 @@ type ReferenceUpdatedInput struct {
 	Input *ReferenceUpdatedInput2 `json:"input,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *ReferenceUpdatedPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // ReferenceUpdatedInput2: The hook's input object.
@@ -1589,6 +1655,8 @@ type ServerConnectedInput struct {
 	Input *ServerConnectedInput2 `json:"input,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *ServerConnectedPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // ServerConnectedInput2: The hook's input object.
@@ -1626,6 +1694,8 @@ type ServerInstanceDisposedInput struct {
 	Input *ServerInstanceDisposedInput2 `json:"input,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *ServerInstanceDisposedPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // ServerInstanceDisposedInput2: The hook's input object.
@@ -1665,6 +1735,8 @@ type SessionCompactedInput struct {
 	Input *SessionCompactedInput2 `json:"input,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *SessionCompactedPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // SessionCompactedInput2: The hook's input object.
@@ -1702,6 +1774,8 @@ type SessionCreatedInput struct {
 	Input SessionCreatedInput2 `json:"input"`
 	// Bridge: facts the plugin adds.
 	Plugin *SessionCreatedPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // SessionCreatedInput2: The hook's input object.
@@ -1741,6 +1815,8 @@ type SessionDeletedInput struct {
 	Input *SessionDeletedInput2 `json:"input,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *SessionDeletedPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // SessionDeletedInput2: The hook's input object.
@@ -1780,6 +1856,8 @@ type SessionDiffInput struct {
 	Input *SessionDiffInput2 `json:"input,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *SessionDiffPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // SessionDiffInput2: The hook's input object.
@@ -1819,6 +1897,8 @@ type SessionErrorInput struct {
 	Input *SessionErrorInput2 `json:"input,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *SessionErrorPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // SessionErrorInput2: The hook's input object.
@@ -1858,6 +1938,8 @@ type SessionIdleInput struct {
 	Input *SessionIdleInput2 `json:"input,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *SessionIdlePlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // SessionIdleInput2: The hook's input object.
@@ -1901,6 +1983,8 @@ type SessionStatusInput struct {
 	Input *SessionStatusInput2 `json:"input,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *SessionStatusPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // SessionStatusInput2: The hook's input object.
@@ -1946,6 +2030,8 @@ type SessionUpdatedInput struct {
 	Input *SessionUpdatedInput2 `json:"input,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *SessionUpdatedPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // SessionUpdatedInput2: The hook's input object.
@@ -1987,6 +2073,8 @@ type ShellEnvInput struct {
 	Output *ShellEnvOutput `json:"output,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *ShellEnvPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // ShellEnvInput2: The hook's input object.
@@ -2034,6 +2122,8 @@ type TodoUpdatedInput struct {
 	Input *TodoUpdatedInput2 `json:"input,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *TodoUpdatedPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // TodoUpdatedInput2: The hook's input object.
@@ -2075,6 +2165,8 @@ type ToolDefinitionInput struct {
 	Output *ToolDefinitionOutput `json:"output,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *ToolDefinitionPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // ToolDefinitionInput2: The hook's input object.
@@ -2122,6 +2214,8 @@ type ToolExecuteAfterInput struct {
 	Output ToolExecuteAfterOutput `json:"output"`
 	// Bridge: facts the plugin adds.
 	Plugin *ToolExecuteAfterPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // ToolExecuteAfterInput2: The hook's input object.
@@ -2183,6 +2277,8 @@ type ToolExecuteBeforeInput struct {
 	Output ToolExecuteBeforeOutput `json:"output"`
 	// Bridge: facts the plugin adds.
 	Plugin *ToolExecuteBeforePlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // ToolExecuteBeforeInput2: The hook's input object.
@@ -2234,6 +2330,8 @@ type TuiCommandExecuteInput struct {
 	Input *TuiCommandExecuteInput2 `json:"input,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *TuiCommandExecutePlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // TuiCommandExecuteInput2: The hook's input object.
@@ -2273,6 +2371,8 @@ type TuiPromptAppendInput struct {
 	Input *TuiPromptAppendInput2 `json:"input,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *TuiPromptAppendPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // TuiPromptAppendInput2: The hook's input object.
@@ -2312,6 +2412,8 @@ type TuiToastShowInput struct {
 	Input *TuiToastShowInput2 `json:"input,omitempty"`
 	// Bridge: facts the plugin adds.
 	Plugin *TuiToastShowPlugin `json:"plugin,omitempty"`
+	// Bridge frame sequence number (`agenthooks serve`: the plugin writes it first).
+	Seq json.RawMessage `json:"seq,omitempty"`
 }
 
 // TuiToastShowInput2: The hook's input object.

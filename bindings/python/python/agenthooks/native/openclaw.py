@@ -230,6 +230,8 @@ class AfterCompaction(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class _AfterToolCallEventRequired(TypedDict):
@@ -294,6 +296,8 @@ class AfterToolCall(_AfterToolCallRequired, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class AgentEndPluginLlmOutput(TypedDict, total=False):
@@ -401,6 +405,8 @@ class AgentEnd(_AgentEndRequired, total=False):
     "The hook name (what the bridge relays)."
     plugin: "AgentEndPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class AgentTurnPrepareEvent(TypedDict, total=False):
@@ -463,6 +469,8 @@ class AgentTurnPrepare(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class BeforeAgentFinalizePlugin(TypedDict, total=False):
@@ -556,6 +564,8 @@ class BeforeAgentFinalize(_BeforeAgentFinalizeRequired, total=False):
     "The hook name (what the bridge relays)."
     plugin: "BeforeAgentFinalizePlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class BeforeAgentReplyEvent(TypedDict, total=False):
@@ -599,6 +609,8 @@ class BeforeAgentReply(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class BeforeAgentRunEvent(TypedDict, total=False):
@@ -663,6 +675,8 @@ class BeforeAgentRun(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class BeforeAgentStartEvent(TypedDict, total=False):
@@ -721,6 +735,8 @@ class BeforeAgentStart(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class BeforeCompactionEvent(TypedDict, total=False):
@@ -783,6 +799,8 @@ class BeforeCompaction(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class BeforeDispatchEvent(TypedDict, total=False):
@@ -818,6 +836,8 @@ class BeforeDispatch(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class BeforeInstallEvent(TypedDict, total=False):
@@ -853,6 +873,8 @@ class BeforeInstall(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class BeforeMessageWriteEventMessage(TypedDict, total=False):
@@ -895,6 +917,8 @@ class BeforeMessageWrite(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class BeforeModelResolveEvent(TypedDict, total=False):
@@ -938,6 +962,8 @@ class BeforeModelResolve(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class BeforePromptBuildEvent(TypedDict, total=False):
@@ -998,6 +1024,8 @@ class BeforePromptBuild(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class BeforeResetEvent(TypedDict, total=False):
@@ -1056,6 +1084,8 @@ class BeforeReset(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class BeforeToolCallPlugin(TypedDict, total=False):
@@ -1161,6 +1191,8 @@ class BeforeToolCall(_BeforeToolCallRequired, total=False):
     "Bridge: the hook input."
     plugin: "BeforeToolCallPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class ChannelPairingRequestedEvent(TypedDict, total=False):
@@ -1196,6 +1228,8 @@ class ChannelPairingRequested(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class CronChangedEventJob(TypedDict, total=False):
@@ -1246,6 +1280,8 @@ class CronChanged(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class CronReconciledEvent(TypedDict, total=False):
@@ -1285,6 +1321,8 @@ class CronReconciled(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class DeactivateCtx(TypedDict, total=False):
@@ -1311,6 +1349,8 @@ class Deactivate(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class GatewayStartEvent(TypedDict, total=False):
@@ -1348,6 +1388,8 @@ class GatewayStart(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class GatewayStopEvent(TypedDict, total=False):
@@ -1383,6 +1425,8 @@ class GatewayStop(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class HeartbeatPromptContributionEvent(TypedDict, total=False):
@@ -1441,6 +1485,8 @@ class HeartbeatPromptContribution(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class InboundClaimEvent(TypedDict, total=False):
@@ -1476,6 +1522,8 @@ class InboundClaim(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class LlmInputEvent(TypedDict, total=False):
@@ -1548,6 +1596,8 @@ class LlmInput(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class LlmOutputEvent(TypedDict, total=False):
@@ -1593,6 +1643,8 @@ class LlmOutput(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class MessageReceivedEvent(TypedDict, total=False):
@@ -1628,6 +1680,8 @@ class MessageReceived(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class MessageSendingEvent(TypedDict):
@@ -1668,6 +1722,8 @@ class MessageSending(_MessageSendingRequired, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class MessageSentEvent(TypedDict, total=False):
@@ -1703,6 +1759,8 @@ class MessageSent(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class ModelCallEndedEvent(TypedDict, total=False):
@@ -1760,6 +1818,8 @@ class ModelCallEnded(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class ModelCallStartedEvent(TypedDict, total=False):
@@ -1811,6 +1871,8 @@ class ModelCallStarted(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class ReplyDispatchEvent(TypedDict, total=False):
@@ -1844,6 +1906,8 @@ class ReplyDispatch(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class ReplyPayloadSendingEvent(TypedDict, total=False):
@@ -1877,6 +1941,8 @@ class ReplyPayloadSending(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class ResolveExecEnvEvent(TypedDict, total=False):
@@ -1914,6 +1980,8 @@ class ResolveExecEnv(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class SessionEndEvent(TypedDict, total=False):
@@ -1955,6 +2023,8 @@ class SessionEnd(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class SessionStartEvent(TypedDict, total=False):
@@ -1990,6 +2060,8 @@ class SessionStart(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class SkillChangedEvent(TypedDict, total=False):
@@ -2023,6 +2095,8 @@ class SkillChanged(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class SkillProposalChangedEvent(TypedDict, total=False):
@@ -2056,6 +2130,8 @@ class SkillProposalChanged(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class SkillProposalEvaluateEvent(TypedDict, total=False):
@@ -2089,6 +2165,8 @@ class SkillProposalEvaluate(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class SubagentDeliveryTargetEvent(TypedDict, total=False):
@@ -2122,6 +2200,8 @@ class SubagentDeliveryTarget(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class SubagentEndedEvent(TypedDict, total=False):
@@ -2167,6 +2247,8 @@ class SubagentEnded(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class SubagentProgressEvent(TypedDict, total=False):
@@ -2202,6 +2284,8 @@ class SubagentProgress(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class SubagentSpawnedEvent(TypedDict, total=False):
@@ -2249,6 +2333,8 @@ class SubagentSpawned(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class SubagentSpawningEvent(TypedDict, total=False):
@@ -2288,6 +2374,8 @@ class SubagentSpawning(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class ToolResultPersistEventMessage(TypedDict, total=False):
@@ -2350,6 +2438,8 @@ class ToolResultPersist(TypedDict, total=False):
     "The hook name (what the bridge relays)."
     plugin: Dict[str, Any]
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 # Native event name -> its TypedDict.

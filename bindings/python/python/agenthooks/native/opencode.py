@@ -220,6 +220,8 @@ class CatalogUpdated(TypedDict, total=False):
     "The hook's input object."
     plugin: "CatalogUpdatedPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class ChatHeadersPlugin(TypedDict, total=False):
@@ -290,6 +292,8 @@ class ChatHeaders(TypedDict, total=False):
     "The hook's mutable output object."
     plugin: "ChatHeadersPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class ChatMessagePlugin(TypedDict, total=False):
@@ -377,6 +381,8 @@ class ChatMessage(_ChatMessageRequired, total=False):
     "The hook or bus event name (what the bridge relays)."
     plugin: "ChatMessagePlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class ChatParamsPlugin(TypedDict, total=False):
@@ -449,6 +455,8 @@ class ChatParams(TypedDict, total=False):
     "The hook's mutable output object."
     plugin: "ChatParamsPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class CommandExecuteBeforePlugin(TypedDict, total=False):
@@ -491,6 +499,8 @@ class CommandExecuteBefore(TypedDict, total=False):
     "The hook's mutable output object."
     plugin: "CommandExecuteBeforePlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class CommandExecutedPlugin(TypedDict, total=False):
@@ -526,6 +536,8 @@ class CommandExecuted(TypedDict, total=False):
     "The hook's input object."
     plugin: "CommandExecutedPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class ConfigPlugin(TypedDict, total=False):
@@ -561,6 +573,8 @@ class Config(TypedDict, total=False):
     "The hook's input object."
     plugin: "ConfigPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class DisposePlugin(TypedDict, total=False):
@@ -590,6 +604,8 @@ class Dispose(TypedDict, total=False):
     "The hook's input object."
     plugin: "DisposePlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class ExperimentalChatMessagesTransformPlugin(TypedDict, total=False):
@@ -628,6 +644,8 @@ class ExperimentalChatMessagesTransform(TypedDict, total=False):
     "The hook's mutable output object."
     plugin: "ExperimentalChatMessagesTransformPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class ExperimentalChatSystemTransformPlugin(TypedDict, total=False):
@@ -681,6 +699,8 @@ class ExperimentalChatSystemTransform(TypedDict, total=False):
     "The hook's mutable output object."
     plugin: "ExperimentalChatSystemTransformPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class ExperimentalCompactionAutocontinuePlugin(TypedDict, total=False):
@@ -734,6 +754,8 @@ class ExperimentalCompactionAutocontinue(TypedDict, total=False):
     "The hook's mutable output object."
     plugin: "ExperimentalCompactionAutocontinuePlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class ExperimentalProviderSmallModelPlugin(TypedDict, total=False):
@@ -767,6 +789,8 @@ class ExperimentalProviderSmallModel(TypedDict, total=False):
     "The hook's mutable output object."
     plugin: "ExperimentalProviderSmallModelPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class ExperimentalSessionCompactingPlugin(TypedDict, total=False):
@@ -805,6 +829,8 @@ class ExperimentalSessionCompacting(TypedDict, total=False):
     "The hook's mutable output object."
     plugin: "ExperimentalSessionCompactingPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class ExperimentalTextCompletePlugin(TypedDict, total=False):
@@ -847,6 +873,8 @@ class ExperimentalTextComplete(TypedDict, total=False):
     "The hook's mutable output object."
     plugin: "ExperimentalTextCompletePlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class FileEditedPlugin(TypedDict, total=False):
@@ -878,6 +906,8 @@ class FileEdited(TypedDict, total=False):
     "The hook's input object."
     plugin: "FileEditedPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class FileWatcherUpdatedPlugin(TypedDict, total=False):
@@ -911,6 +941,8 @@ class FileWatcherUpdated(TypedDict, total=False):
     "The hook's input object."
     plugin: "FileWatcherUpdatedPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class InstallationUpdatedPlugin(TypedDict, total=False):
@@ -942,6 +974,8 @@ class InstallationUpdated(TypedDict, total=False):
     "The hook's input object."
     plugin: "InstallationUpdatedPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class IntegrationUpdatedPlugin(TypedDict, total=False):
@@ -971,6 +1005,8 @@ class IntegrationUpdated(TypedDict, total=False):
     "The hook's input object."
     plugin: "IntegrationUpdatedPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class LspClientDiagnosticsPlugin(TypedDict, total=False):
@@ -1004,6 +1040,8 @@ class LspClientDiagnostics(TypedDict, total=False):
     "The hook's input object."
     plugin: "LspClientDiagnosticsPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class LspUpdatedPlugin(TypedDict, total=False):
@@ -1033,6 +1071,8 @@ class LspUpdated(TypedDict, total=False):
     "The hook's input object."
     plugin: "LspUpdatedPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class MessagePartDeltaPlugin(TypedDict, total=False):
@@ -1070,6 +1110,8 @@ class MessagePartDelta(TypedDict, total=False):
     "The hook's input object."
     plugin: "MessagePartDeltaPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class MessagePartRemovedPlugin(TypedDict, total=False):
@@ -1103,6 +1145,8 @@ class MessagePartRemoved(TypedDict, total=False):
     "The hook's input object."
     plugin: "MessagePartRemovedPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class MessagePartUpdatedPlugin(TypedDict, total=False):
@@ -1165,6 +1209,8 @@ class MessagePartUpdated(_MessagePartUpdatedRequired, total=False):
     "The hook or bus event name (what the bridge relays)."
     plugin: "MessagePartUpdatedPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class MessageRemovedPlugin(TypedDict, total=False):
@@ -1196,6 +1242,8 @@ class MessageRemoved(TypedDict, total=False):
     "The hook's input object."
     plugin: "MessageRemovedPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class MessageUpdatedPlugin(TypedDict, total=False):
@@ -1227,6 +1275,8 @@ class MessageUpdated(TypedDict, total=False):
     "The hook's input object."
     plugin: "MessageUpdatedPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class PermissionAskPlugin(TypedDict, total=False):
@@ -1281,6 +1331,8 @@ class PermissionAsk(TypedDict, total=False):
     "The hook's mutable output object."
     plugin: "PermissionAskPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class PermissionAskedPlugin(TypedDict, total=False):
@@ -1331,6 +1383,8 @@ class PermissionAsked(TypedDict, total=False):
     "The hook's input object."
     plugin: "PermissionAskedPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class PermissionRepliedPlugin(TypedDict, total=False):
@@ -1364,6 +1418,8 @@ class PermissionReplied(TypedDict, total=False):
     "The hook's input object."
     plugin: "PermissionRepliedPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class PermissionUpdatedPlugin(TypedDict, total=False):
@@ -1409,6 +1465,8 @@ class PermissionUpdated(TypedDict, total=False):
     "The hook's input object."
     plugin: "PermissionUpdatedPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class PluginAddedPlugin(TypedDict, total=False):
@@ -1440,6 +1498,8 @@ class PluginAdded(TypedDict, total=False):
     "The hook's input object."
     plugin: "PluginAddedPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class QuestionAskedPlugin(TypedDict, total=False):
@@ -1473,6 +1533,8 @@ class QuestionAsked(TypedDict, total=False):
     "The hook's input object."
     plugin: "QuestionAskedPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class QuestionRepliedPlugin(TypedDict, total=False):
@@ -1506,6 +1568,8 @@ class QuestionReplied(TypedDict, total=False):
     "The hook's input object."
     plugin: "QuestionRepliedPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class ReferenceUpdatedPlugin(TypedDict, total=False):
@@ -1535,6 +1599,8 @@ class ReferenceUpdated(TypedDict, total=False):
     "The hook's input object."
     plugin: "ReferenceUpdatedPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class ServerConnectedPlugin(TypedDict, total=False):
@@ -1564,6 +1630,8 @@ class ServerConnected(TypedDict, total=False):
     "The hook's input object."
     plugin: "ServerConnectedPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class ServerInstanceDisposedPlugin(TypedDict, total=False):
@@ -1595,6 +1663,8 @@ class ServerInstanceDisposed(TypedDict, total=False):
     "The hook's input object."
     plugin: "ServerInstanceDisposedPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class SessionCompactedPlugin(TypedDict, total=False):
@@ -1624,6 +1694,8 @@ class SessionCompacted(TypedDict, total=False):
     "The hook's input object."
     plugin: "SessionCompactedPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class SessionCreatedPlugin(TypedDict, total=False):
@@ -1665,6 +1737,8 @@ class SessionCreated(_SessionCreatedRequired, total=False):
     "The hook or bus event name (what the bridge relays)."
     plugin: "SessionCreatedPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class SessionDeletedPlugin(TypedDict, total=False):
@@ -1696,6 +1770,8 @@ class SessionDeleted(TypedDict, total=False):
     "The hook's input object."
     plugin: "SessionDeletedPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class SessionDiffPlugin(TypedDict, total=False):
@@ -1727,6 +1803,8 @@ class SessionDiff(TypedDict, total=False):
     "The hook's input object."
     plugin: "SessionDiffPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class SessionErrorPlugin(TypedDict, total=False):
@@ -1758,6 +1836,8 @@ class SessionError(TypedDict, total=False):
     "The hook's input object."
     plugin: "SessionErrorPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class SessionIdlePlugin(TypedDict, total=False):
@@ -1793,6 +1873,8 @@ class SessionIdle(TypedDict, total=False):
     "The hook's input object."
     plugin: "SessionIdlePlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class SessionStatusPlugin(TypedDict, total=False):
@@ -1831,6 +1913,8 @@ class SessionStatus(TypedDict, total=False):
     "The hook's input object."
     plugin: "SessionStatusPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class SessionUpdatedPlugin(TypedDict, total=False):
@@ -1862,6 +1946,8 @@ class SessionUpdated(TypedDict, total=False):
     "The hook's input object."
     plugin: "SessionUpdatedPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class ShellEnvPlugin(TypedDict, total=False):
@@ -1904,6 +1990,8 @@ class ShellEnv(TypedDict, total=False):
     "The hook's mutable output object."
     plugin: "ShellEnvPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class TodoUpdatedPlugin(TypedDict, total=False):
@@ -1935,6 +2023,8 @@ class TodoUpdated(TypedDict, total=False):
     "The hook's input object."
     plugin: "TodoUpdatedPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class ToolDefinitionPlugin(TypedDict, total=False):
@@ -1975,6 +2065,8 @@ class ToolDefinition(TypedDict, total=False):
     "The hook's mutable output object."
     plugin: "ToolDefinitionPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class ToolExecuteAfterPlugin(TypedDict, total=False):
@@ -2039,6 +2131,8 @@ class ToolExecuteAfter(_ToolExecuteAfterRequired, total=False):
     "The hook or bus event name (what the bridge relays)."
     plugin: "ToolExecuteAfterPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class ToolExecuteBeforePlugin(TypedDict, total=False):
@@ -2095,6 +2189,8 @@ class ToolExecuteBefore(_ToolExecuteBeforeRequired, total=False):
     "The hook or bus event name (what the bridge relays)."
     plugin: "ToolExecuteBeforePlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class TuiCommandExecutePlugin(TypedDict, total=False):
@@ -2126,6 +2222,8 @@ class TuiCommandExecute(TypedDict, total=False):
     "The hook's input object."
     plugin: "TuiCommandExecutePlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class TuiPromptAppendPlugin(TypedDict, total=False):
@@ -2157,6 +2255,8 @@ class TuiPromptAppend(TypedDict, total=False):
     "The hook's input object."
     plugin: "TuiPromptAppendPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 class TuiToastShowPlugin(TypedDict, total=False):
@@ -2192,6 +2292,8 @@ class TuiToastShow(TypedDict, total=False):
     "The hook's input object."
     plugin: "TuiToastShowPlugin"
     "Bridge: facts the plugin adds."
+    seq: Any
+    "Bridge frame sequence number (`agenthooks serve`: the plugin writes it first)."
 
 
 # Native event name -> its TypedDict.
