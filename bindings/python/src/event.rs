@@ -216,19 +216,20 @@ impl PyEvent {
                 .getattr("__native_event__")
                 .ok()
                 .and_then(|w| w.extract().ok());
+            let invalid = |message: String| {
+                crate::error::to_py_err(agenthooks::Error::InvalidArgument { message })
+            };
             let Some((agent, name)) = want else {
-                return Err(crate::error::to_py_err(agenthooks::Error::InvalidArgument {
-                    message: "native(view): view must be a TypedDict of agenthooks.native".into(),
-                }));
+                return Err(invalid(
+                    "native(view): view must be a TypedDict of agenthooks.native".into(),
+                ));
             };
             if agent != self.inner.provider.id() || name != self.inner.native_name {
-                return Err(crate::error::to_py_err(agenthooks::Error::InvalidArgument {
-                    message: format!(
-                        "a {agent} {name} view of a {} {} event",
-                        self.inner.provider.id(),
-                        self.inner.native_name
-                    ),
-                }));
+                return Err(invalid(format!(
+                    "a {agent} {name} view of a {} {} event",
+                    self.inner.provider.id(),
+                    self.inner.native_name
+                )));
             }
         }
         if let Some(v) = self.native.get() {
