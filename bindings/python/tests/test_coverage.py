@@ -40,6 +40,7 @@ WRAPPED: Dict[str, str] = {
     "main": "main",
     "mcp": "resolve_mcp_transport",  # + Event.mcp_transport()
     "transcript": "read_transcript",
+    "native": "Event.native",  # + the agenthooks.native TypedDicts (docs/native-views.md)
     "serve": "main",  # `<program> agenthooks serve --provider=...` (the plugin bridges)
     "bridge": "main",  # the serve loop is a driver over _native.Bridge
     "process": "main",  # the Rust process entry; Python has its own main()
