@@ -122,6 +122,8 @@ export declare namespace claude_code {
     cwd?: string
     /** Reasoning effort of the model, when it supports effort. */
     effort?: ElicitationEffort
+    /** Elicitation id (documented, not seen in 2.1.328). */
+    elicitation_id?: string
     /** Native event name. */
     hook_event_name?: string
     /** The MCP server asking. */
@@ -140,6 +142,8 @@ export declare namespace claude_code {
     session_id: string
     /** Path to the session transcript (JSONL). */
     transcript_path?: string
+    /** The URL to open (url mode; documented, not seen in 2.1.328). */
+    url?: string
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -158,10 +162,14 @@ export declare namespace claude_code {
     agent_id?: string
     /** Subagent type or agent name; may be empty. */
     agent_type?: string
+    /** The submitted form values (accept; documented, not seen in 2.1.328). */
+    content?: { [key: string]: JsonValue }
     /** Working directory of the agent. */
     cwd?: string
     /** Reasoning effort of the model, when it supports effort. */
     effort?: ElicitationResultEffort
+    /** Elicitation id (documented, not seen in 2.1.328). */
+    elicitation_id?: string
     /** Native event name. */
     hook_event_name?: string
     /** The MCP server asking. */
@@ -232,12 +240,16 @@ export declare namespace claude_code {
     effort?: InstructionsLoadedEffort
     /** Absolute file path. */
     file_path?: string
+    /** The rule's path globs (documented, not seen in 2.1.328). */
+    globs?: Array<string>
     /** Native event name. */
     hook_event_name?: string
     /** Why the instructions file was loaded (e.g. session_start). */
     load_reason?: string
     /** User, Project, Local or Managed. */
     memory_type?: string
+    /** The file that included this one (documented, not seen in 2.1.328). */
+    parent_file_path?: string
     /** Permission mode (e.g. default, plan, acceptEdits, bypassPermissions). */
     permission_mode?: string
     /** Id of the current user prompt (ties a prompt to later events). */
@@ -246,6 +258,8 @@ export declare namespace claude_code {
     session_id: string
     /** Path to the session transcript (JSONL). */
     transcript_path?: string
+    /** The file whose access loaded the rule (documented, not seen in 2.1.328). */
+    trigger_file_path?: string
     /** Fields the schema does not declare. */
     [key: string]: unknown
   }
@@ -802,6 +816,8 @@ export declare namespace claude_code {
     seconds_since_last_response?: number
     /** Session id. */
     session_id: string
+    /** Session title (SessionStart; documented, not seen in 2.1.328). */
+    session_title?: string
     /** Origin: SessionStart startup/resume/clear/compact/fork; ConfigChange the settings source; model switches e.g. command. */
     source: string
     /** Path to the session transcript (JSONL). */
@@ -898,6 +914,8 @@ export declare namespace claude_code {
     effort?: StopFailureEffort
     /** Error text (PostToolUseFailure: the tool's error; StopFailure: the error type). */
     error?: string
+    /** Details of the API error (documented, not seen in 2.1.328). */
+    error_details?: JsonValue
     /** Native event name. */
     hook_event_name?: string
     /** The assistant's last message text. */
@@ -1014,6 +1032,10 @@ export declare namespace claude_code {
     task_id?: string
     /** Task subject. */
     task_subject?: string
+    /** Team name (deprecated). */
+    team_name?: string
+    /** Teammate name. */
+    teammate_name?: string
     /** Path to the session transcript (JSONL). */
     transcript_path?: string
     /** Fields the schema does not declare. */
@@ -1050,6 +1072,10 @@ export declare namespace claude_code {
     task_id?: string
     /** Task subject. */
     task_subject?: string
+    /** Team name (deprecated). */
+    team_name?: string
+    /** Teammate name. */
+    teammate_name?: string
     /** Path to the session transcript (JSONL). */
     transcript_path?: string
     /** Fields the schema does not declare. */
@@ -1138,6 +1164,8 @@ export declare namespace claude_code {
   }
   /** Prompt submitted, before model. The payload claude-code 2.1.328 sends to a hook on `UserPromptSubmit` (docs/protocols/claude-code.md). */
   interface UserPromptSubmit {
+    /** Where the prompt came from (declared by the binary's schema, rolling out; not seen in 2.1.328). */
+    "UserPromptSubmit:source"?: string
     /** Subagent instance id (only inside a subagent). */
     agent_id?: string
     /** Subagent type or agent name; may be empty. */

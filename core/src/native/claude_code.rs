@@ -272,6 +272,13 @@ pub struct Elicitation {
     /// Reasoning effort of the model, when it supports effort.
     #[serde(rename = "effort", default, skip_serializing_if = "Option::is_none")]
     pub effort: Option<ElicitationEffort>,
+    /// Elicitation id (documented, not seen in 2.1.328).
+    #[serde(
+        rename = "elicitation_id",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub elicitation_id: Option<String>,
     /// Native event name.
     #[serde(
         rename = "hook_event_name",
@@ -319,6 +326,9 @@ pub struct Elicitation {
         skip_serializing_if = "Option::is_none"
     )]
     pub transcript_path: Option<String>,
+    /// The URL to open (url mode; documented, not seen in 2.1.328).
+    #[serde(rename = "url", default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -364,12 +374,22 @@ pub struct ElicitationResult {
         skip_serializing_if = "Option::is_none"
     )]
     pub agent_type: Option<String>,
+    /// The submitted form values (accept; documented, not seen in 2.1.328).
+    #[serde(rename = "content", default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<serde_json::Map<String, serde_json::Value>>,
     /// Working directory of the agent.
     #[serde(rename = "cwd", default, skip_serializing_if = "Option::is_none")]
     pub cwd: Option<String>,
     /// Reasoning effort of the model, when it supports effort.
     #[serde(rename = "effort", default, skip_serializing_if = "Option::is_none")]
     pub effort: Option<ElicitationResultEffort>,
+    /// Elicitation id (documented, not seen in 2.1.328).
+    #[serde(
+        rename = "elicitation_id",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub elicitation_id: Option<String>,
     /// Native event name.
     #[serde(
         rename = "hook_event_name",
@@ -539,6 +559,9 @@ pub struct InstructionsLoaded {
     /// Absolute file path.
     #[serde(rename = "file_path", default, skip_serializing_if = "Option::is_none")]
     pub file_path: Option<String>,
+    /// The rule's path globs (documented, not seen in 2.1.328).
+    #[serde(rename = "globs", default, skip_serializing_if = "Option::is_none")]
+    pub globs: Option<Vec<String>>,
     /// Native event name.
     #[serde(
         rename = "hook_event_name",
@@ -560,6 +583,13 @@ pub struct InstructionsLoaded {
         skip_serializing_if = "Option::is_none"
     )]
     pub memory_type: Option<String>,
+    /// The file that included this one (documented, not seen in 2.1.328).
+    #[serde(
+        rename = "parent_file_path",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub parent_file_path: Option<String>,
     /// Permission mode (e.g. default, plan, acceptEdits, bypassPermissions).
     #[serde(
         rename = "permission_mode",
@@ -580,6 +610,13 @@ pub struct InstructionsLoaded {
         skip_serializing_if = "Option::is_none"
     )]
     pub transcript_path: Option<String>,
+    /// The file whose access loaded the rule (documented, not seen in 2.1.328).
+    #[serde(
+        rename = "trigger_file_path",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub trigger_file_path: Option<String>,
     /// The fields the schema does not declare, verbatim.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -1939,6 +1976,13 @@ pub struct SessionStart {
     /// Session id.
     #[serde(rename = "session_id")]
     pub session_id: String,
+    /// Session title (SessionStart; documented, not seen in 2.1.328).
+    #[serde(
+        rename = "session_title",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub session_title: Option<String>,
     /// Origin: SessionStart startup/resume/clear/compact/fork; ConfigChange the settings source; model switches e.g. command.
     #[serde(rename = "source")]
     pub source: String,
@@ -2177,6 +2221,13 @@ pub struct StopFailure {
     /// Error text (PostToolUseFailure: the tool's error; StopFailure: the error type).
     #[serde(rename = "error", default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// Details of the API error (documented, not seen in 2.1.328).
+    #[serde(
+        rename = "error_details",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub error_details: Option<serde_json::Value>,
     /// Native event name.
     #[serde(
         rename = "hook_event_name",
@@ -2453,6 +2504,16 @@ pub struct TaskCompleted {
         skip_serializing_if = "Option::is_none"
     )]
     pub task_subject: Option<String>,
+    /// Team name (deprecated).
+    #[serde(rename = "team_name", default, skip_serializing_if = "Option::is_none")]
+    pub team_name: Option<String>,
+    /// Teammate name.
+    #[serde(
+        rename = "teammate_name",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub teammate_name: Option<String>,
     /// Path to the session transcript (JSONL).
     #[serde(
         rename = "transcript_path",
@@ -2545,6 +2606,16 @@ pub struct TaskCreated {
         skip_serializing_if = "Option::is_none"
     )]
     pub task_subject: Option<String>,
+    /// Team name (deprecated).
+    #[serde(rename = "team_name", default, skip_serializing_if = "Option::is_none")]
+    pub team_name: Option<String>,
+    /// Teammate name.
+    #[serde(
+        rename = "teammate_name",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub teammate_name: Option<String>,
     /// Path to the session transcript (JSONL).
     #[serde(
         rename = "transcript_path",
@@ -2775,6 +2846,13 @@ impl UserPromptExpansion {
 /// Prompt submitted, before model. The payload claude-code 2.1.328 sends to a hook on `UserPromptSubmit` (docs/protocols/claude-code.md).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct UserPromptSubmit {
+    /// Where the prompt came from (declared by the binary's schema, rolling out; not seen in 2.1.328).
+    #[serde(
+        rename = "UserPromptSubmit:source",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub user_prompt_submit_source: Option<String>,
     /// Subagent instance id (only inside a subagent).
     #[serde(rename = "agent_id", default, skip_serializing_if = "Option::is_none")]
     pub agent_id: Option<String>,

@@ -157,6 +157,8 @@ type ElicitationInput struct {
 	Cwd *string `json:"cwd,omitempty"`
 	// Reasoning effort of the model, when it supports effort.
 	Effort *ElicitationEffort `json:"effort,omitempty"`
+	// Elicitation id (documented, not seen in 2.1.328).
+	ElicitationId *string `json:"elicitation_id,omitempty"`
 	// Native event name.
 	HookEventName *string `json:"hook_event_name,omitempty"`
 	// The MCP server asking.
@@ -175,6 +177,8 @@ type ElicitationInput struct {
 	SessionId string `json:"session_id"`
 	// Path to the session transcript (JSONL).
 	TranscriptPath *string `json:"transcript_path,omitempty"`
+	// The URL to open (url mode; documented, not seen in 2.1.328).
+	Url *string `json:"url,omitempty"`
 }
 
 // ElicitationEffort: Reasoning effort of the model, when it supports effort.
@@ -202,10 +206,14 @@ type ElicitationResultInput struct {
 	AgentId *string `json:"agent_id,omitempty"`
 	// Subagent type or agent name; may be empty.
 	AgentType *string `json:"agent_type,omitempty"`
+	// The submitted form values (accept; documented, not seen in 2.1.328).
+	Content map[string]json.RawMessage `json:"content,omitzero"`
 	// Working directory of the agent.
 	Cwd *string `json:"cwd,omitempty"`
 	// Reasoning effort of the model, when it supports effort.
 	Effort *ElicitationResultEffort `json:"effort,omitempty"`
+	// Elicitation id (documented, not seen in 2.1.328).
+	ElicitationId *string `json:"elicitation_id,omitempty"`
 	// Native event name.
 	HookEventName *string `json:"hook_event_name,omitempty"`
 	// The MCP server asking.
@@ -294,12 +302,16 @@ type InstructionsLoadedInput struct {
 	Effort *InstructionsLoadedEffort `json:"effort,omitempty"`
 	// Absolute file path.
 	FilePath *string `json:"file_path,omitempty"`
+	// The rule's path globs (documented, not seen in 2.1.328).
+	Globs []string `json:"globs,omitzero"`
 	// Native event name.
 	HookEventName *string `json:"hook_event_name,omitempty"`
 	// Why the instructions file was loaded (e.g. session_start).
 	LoadReason *string `json:"load_reason,omitempty"`
 	// User, Project, Local or Managed.
 	MemoryType *string `json:"memory_type,omitempty"`
+	// The file that included this one (documented, not seen in 2.1.328).
+	ParentFilePath *string `json:"parent_file_path,omitempty"`
 	// Permission mode (e.g. default, plan, acceptEdits, bypassPermissions).
 	PermissionMode *string `json:"permission_mode,omitempty"`
 	// Id of the current user prompt (ties a prompt to later events).
@@ -308,6 +320,8 @@ type InstructionsLoadedInput struct {
 	SessionId string `json:"session_id"`
 	// Path to the session transcript (JSONL).
 	TranscriptPath *string `json:"transcript_path,omitempty"`
+	// The file whose access loaded the rule (documented, not seen in 2.1.328).
+	TriggerFilePath *string `json:"trigger_file_path,omitempty"`
 }
 
 // InstructionsLoadedEffort: Reasoning effort of the model, when it supports effort.
@@ -988,6 +1002,8 @@ type SessionStartInput struct {
 	SecondsSinceLastResponse *int64 `json:"seconds_since_last_response,omitempty"`
 	// Session id.
 	SessionId string `json:"session_id"`
+	// Session title (SessionStart; documented, not seen in 2.1.328).
+	SessionTitle *string `json:"session_title,omitempty"`
 	// Origin: SessionStart startup/resume/clear/compact/fork; ConfigChange the settings source; model switches e.g. command.
 	Source string `json:"source"`
 	// Path to the session transcript (JSONL).
@@ -1111,6 +1127,8 @@ type StopFailureInput struct {
 	Effort *StopFailureEffort `json:"effort,omitempty"`
 	// Error text (PostToolUseFailure: the tool's error; StopFailure: the error type).
 	Error *string `json:"error,omitempty"`
+	// Details of the API error (documented, not seen in 2.1.328).
+	ErrorDetails json.RawMessage `json:"error_details,omitempty"`
 	// Native event name.
 	HookEventName *string `json:"hook_event_name,omitempty"`
 	// The assistant's last message text.
@@ -1254,6 +1272,10 @@ type TaskCompletedInput struct {
 	TaskId *string `json:"task_id,omitempty"`
 	// Task subject.
 	TaskSubject *string `json:"task_subject,omitempty"`
+	// Team name (deprecated).
+	TeamName *string `json:"team_name,omitempty"`
+	// Teammate name.
+	TeammateName *string `json:"teammate_name,omitempty"`
 	// Path to the session transcript (JSONL).
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
@@ -1299,6 +1321,10 @@ type TaskCreatedInput struct {
 	TaskId *string `json:"task_id,omitempty"`
 	// Task subject.
 	TaskSubject *string `json:"task_subject,omitempty"`
+	// Team name (deprecated).
+	TeamName *string `json:"team_name,omitempty"`
+	// Teammate name.
+	TeammateName *string `json:"teammate_name,omitempty"`
 	// Path to the session transcript (JSONL).
 	TranscriptPath *string `json:"transcript_path,omitempty"`
 }
@@ -1414,6 +1440,8 @@ func UserPromptExpansion(e *agenthooks.Event) (*UserPromptExpansionInput, error)
 
 // UserPromptSubmitInput: Prompt submitted, before model. The payload claude-code 2.1.328 sends to a hook on `UserPromptSubmit` (docs/protocols/claude-code.md).
 type UserPromptSubmitInput struct {
+	// Where the prompt came from (declared by the binary's schema, rolling out; not seen in 2.1.328).
+	UserPromptSubmitSource *string `json:"UserPromptSubmit:source,omitempty"`
 	// Subagent instance id (only inside a subagent).
 	AgentId *string `json:"agent_id,omitempty"`
 	// Subagent type or agent name; may be empty.

@@ -225,6 +225,8 @@ class Elicitation(_ElicitationRequired, total=False):
     "Working directory of the agent."
     effort: "ElicitationEffort"
     "Reasoning effort of the model, when it supports effort."
+    elicitation_id: str
+    "Elicitation id (documented, not seen in 2.1.328)."
     hook_event_name: str
     "Native event name."
     mcp_server_name: str
@@ -241,6 +243,8 @@ class Elicitation(_ElicitationRequired, total=False):
     "JSON Schema of the form the MCP server requests."
     transcript_path: str
     "Path to the session transcript (JSONL)."
+    url: str
+    "The URL to open (url mode; documented, not seen in 2.1.328)."
 
 
 class ElicitationResultEffort(TypedDict, total=False):
@@ -266,10 +270,14 @@ class ElicitationResult(_ElicitationResultRequired, total=False):
     "Subagent instance id (only inside a subagent)."
     agent_type: str
     "Subagent type or agent name; may be empty."
+    content: Dict[str, Any]
+    "The submitted form values (accept; documented, not seen in 2.1.328)."
     cwd: str
     "Working directory of the agent."
     effort: "ElicitationResultEffort"
     "Reasoning effort of the model, when it supports effort."
+    elicitation_id: str
+    "Elicitation id (documented, not seen in 2.1.328)."
     hook_event_name: str
     "Native event name."
     mcp_server_name: str
@@ -350,18 +358,24 @@ class InstructionsLoaded(_InstructionsLoadedRequired, total=False):
     "Reasoning effort of the model, when it supports effort."
     file_path: str
     "Absolute file path."
+    globs: List[str]
+    "The rule's path globs (documented, not seen in 2.1.328)."
     hook_event_name: str
     "Native event name."
     load_reason: str
     "Why the instructions file was loaded (e.g. session_start)."
     memory_type: str
     "User, Project, Local or Managed."
+    parent_file_path: str
+    "The file that included this one (documented, not seen in 2.1.328)."
     permission_mode: str
     "Permission mode (e.g. default, plan, acceptEdits, bypassPermissions)."
     prompt_id: str
     "Id of the current user prompt (ties a prompt to later events)."
     transcript_path: str
     "Path to the session transcript (JSONL)."
+    trigger_file_path: str
+    "The file whose access loaded the rule (documented, not seen in 2.1.328)."
 
 
 class MessageDisplayEffort(TypedDict, total=False):
@@ -990,6 +1004,8 @@ class SessionStart(_SessionStartRequired, total=False):
     "Id of the current user prompt (ties a prompt to later events)."
     seconds_since_last_response: int
     "Seconds since the last response (resume)."
+    session_title: str
+    "Session title (SessionStart; documented, not seen in 2.1.328)."
     transcript_path: str
     "Path to the session transcript (JSONL)."
 
@@ -1101,6 +1117,8 @@ class StopFailure(_StopFailureRequired, total=False):
     "Reasoning effort of the model, when it supports effort."
     error: str
     "Error text (PostToolUseFailure: the tool's error; StopFailure: the error type)."
+    error_details: Any
+    "Details of the API error (documented, not seen in 2.1.328)."
     hook_event_name: str
     "Native event name."
     last_assistant_message: str
@@ -1230,6 +1248,10 @@ class TaskCompleted(_TaskCompletedRequired, total=False):
     "Task id."
     task_subject: str
     "Task subject."
+    team_name: str
+    "Team name (deprecated)."
+    teammate_name: str
+    "Teammate name."
     transcript_path: str
     "Path to the session transcript (JSONL)."
 
@@ -1271,6 +1293,10 @@ class TaskCreated(_TaskCreatedRequired, total=False):
     "Task id."
     task_subject: str
     "Task subject."
+    team_name: str
+    "Team name (deprecated)."
+    teammate_name: str
+    "Teammate name."
     transcript_path: str
     "Path to the session transcript (JSONL)."
 
@@ -1377,23 +1403,25 @@ class _UserPromptSubmitRequired(TypedDict):
     "Session id."
 
 
-class UserPromptSubmit(_UserPromptSubmitRequired, total=False):
-    "Prompt submitted, before model. The payload claude-code 2.1.328 sends to a hook on `UserPromptSubmit` (docs/protocols/claude-code.md)."
+_UserPromptSubmitOptional = TypedDict(
+    "_UserPromptSubmitOptional",
+    {
+        "UserPromptSubmit:source": str,
+        "agent_id": str,
+        "agent_type": str,
+        "cwd": str,
+        "effort": "UserPromptSubmitEffort",
+        "hook_event_name": str,
+        "prompt_id": str,
+        "transcript_path": str,
+    },
+    total=False,
+)
+_UserPromptSubmitOptional.__doc__ = "Prompt submitted, before model. The payload claude-code 2.1.328 sends to a hook on `UserPromptSubmit` (docs/protocols/claude-code.md)."
 
-    agent_id: str
-    "Subagent instance id (only inside a subagent)."
-    agent_type: str
-    "Subagent type or agent name; may be empty."
-    cwd: str
-    "Working directory of the agent."
-    effort: "UserPromptSubmitEffort"
-    "Reasoning effort of the model, when it supports effort."
-    hook_event_name: str
-    "Native event name."
-    prompt_id: str
-    "Id of the current user prompt (ties a prompt to later events)."
-    transcript_path: str
-    "Path to the session transcript (JSONL)."
+
+class UserPromptSubmit(_UserPromptSubmitRequired, _UserPromptSubmitOptional):
+    "Prompt submitted, before model. The payload claude-code 2.1.328 sends to a hook on `UserPromptSubmit` (docs/protocols/claude-code.md)."
 
 
 class WorktreeCreateEffort(TypedDict, total=False):
