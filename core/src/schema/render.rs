@@ -106,7 +106,7 @@ pub(super) fn output(t: &AgentTable, event: &str) -> Value {
     let title = format!("{id} {event} output");
     match t.out(event) {
         Out::Json(refs) => {
-            let nodes = table::resolve(t.out_glossary, event, refs).unwrap_or_default();
+            let nodes = t.output_nodes(event, refs).unwrap_or_default();
             document(
                 &path,
                 title,

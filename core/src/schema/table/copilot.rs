@@ -10,6 +10,7 @@ pub(crate) static TABLE: AgentTable = AgentTable {
     version: "1.0.102",
     source: "docs/protocols/copilot-cli.md",
     glossary: GLOSSARY,
+    groups: &[],
     base: &[
         "sessionId",
         "session_id",

@@ -10,6 +10,7 @@ pub(crate) static TABLE: AgentTable = AgentTable {
     version: "hooks v1",
     source: "docs/protocols/cursor.md",
     glossary: GLOSSARY,
+    groups: &[],
     base: &[
         "hook_event_name",
         "conversation_id!",

@@ -10,6 +10,23 @@ pub(crate) static TABLE: AgentTable = AgentTable {
     version: "2.1.0",
     source: "docs/protocols/kimi-code.md",
     glossary: GLOSSARY,
+    groups: &[
+        // a tool call
+        (
+            "tool",
+            &[
+                "tool_name",
+                "tool_input",
+                "tool_call_id",
+                "action",
+                "display",
+                "display.kind",
+                "display.command",
+                "display.workingDirectory",
+                "agent_id",
+            ],
+        ),
+    ],
     base: &["hook_event_name", "session_id!", "cwd!", "client_type"],
     generic: &["tool_name", "tool_input", "tool_call_id"],
     tolerated: &["transcript_path", "permission_mode"],
@@ -93,19 +110,7 @@ const EVENTS: &[EventSpec] = &[
     ev(
         "PermissionRequest",
         "Just before waiting for user approval.",
-        &[
-            "tool_name",
-            "tool_input",
-            "tool_call_id",
-            "action",
-            "display",
-            "display.kind",
-            "display.command",
-            "display.workingDirectory",
-            "agent_id",
-            "turn_id",
-            "id",
-        ],
+        &["@tool", "turn_id", "id"],
         Out::Empty(
             "agenthooks answers with empty stdout: no field of an answer changes what the agent does here.",
         ),
@@ -113,20 +118,7 @@ const EVENTS: &[EventSpec] = &[
     ev(
         "PermissionResult",
         "Approval resolved.",
-        &[
-            "tool_name",
-            "tool_input",
-            "tool_call_id",
-            "action",
-            "display",
-            "display.kind",
-            "display.command",
-            "display.workingDirectory",
-            "agent_id",
-            "turn_id",
-            "decision",
-            "feedback",
-        ],
+        &["@tool", "turn_id", "decision", "feedback"],
         Out::Empty(
             "agenthooks answers with empty stdout: no field of an answer changes what the agent does here.",
         ),

@@ -134,6 +134,9 @@ pub(crate) struct AgentTable {
     pub(crate) source: &'static str,
     /// Input field definitions.
     pub(crate) glossary: &'static [Field],
+    /// Named runs of references that several lists share: `@name` in a
+    /// reference list (input or output) stands for the run.
+    pub(crate) groups: &'static [(&'static str, &'static [&'static str])],
     /// Fields of every payload (references).
     pub(crate) base: &'static [&'static str],
     /// Fields the decoder reads on any event, so an event the table does
@@ -261,12 +264,41 @@ impl AgentTable {
     /// The input field tree of an event (base fields then the event's; an
     /// unknown event has the base fields only).
     pub(crate) fn input_nodes(&self, event: &str) -> Result<Vec<Node>, String> {
-        let mut refs: Vec<&'static str> = self.base.to_vec();
+        let mut refs = self.expand(self.base)?;
         match self.event(event) {
-            Some(e) => refs.extend_from_slice(e.fields),
-            None => refs.extend_from_slice(self.generic),
+            Some(e) => refs.extend(self.expand(e.fields)?),
+            None => refs.extend(self.expand(self.generic)?),
         }
         resolve(self.glossary, event, &refs)
+    }
+
+    /// The output field tree of a list of output references.
+    pub(crate) fn output_nodes(
+        &self,
+        event: &str,
+        refs: &[&'static str],
+    ) -> Result<Vec<Node>, String> {
+        resolve(self.out_glossary, event, &self.expand(refs)?)
+    }
+
+    /// A reference list with its `@group`s spelled out (`Err` names a
+    /// group the table does not define: a table bug, caught by the tests).
+    pub(crate) fn expand(&self, refs: &[&'static str]) -> Result<Vec<&'static str>, String> {
+        let mut out = Vec::with_capacity(refs.len());
+        for r in refs {
+            match r.strip_prefix('@') {
+                Some(name) => {
+                    let (_, run) = self
+                        .groups
+                        .iter()
+                        .find(|(n, _)| *n == name)
+                        .ok_or_else(|| format!("no reference group `@{name}`"))?;
+                    out.extend_from_slice(run);
+                }
+                None => out.push(*r),
+            }
+        }
+        Ok(out)
     }
 
     /// What the agent reads on stdout for an event.
@@ -320,11 +352,30 @@ mod tests {
                 t.input_nodes(e.name)
                     .unwrap_or_else(|m| panic!("{}: {m}", p.id()));
                 if let Out::Json(refs) = e.out {
-                    resolve(t.out_glossary, e.name, refs)
+                    t.output_nodes(e.name, refs)
                         .unwrap_or_else(|m| panic!("{} output: {m}", p.id()));
                 }
             }
             t.input_nodes("NoSuchEvent").unwrap();
+            // Every group stands for a run some list shares, and is flat.
+            for (name, run) in t.groups {
+                let token = format!("@{name}");
+                let used = t
+                    .events
+                    .iter()
+                    .flat_map(|e| {
+                        let out: &[&str] = match e.out {
+                            Out::Json(r) => r,
+                            _ => &[],
+                        };
+                        e.fields.iter().chain(out)
+                    })
+                    .chain(t.base.iter().chain(t.generic))
+                    .any(|r| *r == token);
+                assert!(used, "{}: group {token} is never used", p.id());
+                assert!(run.iter().all(|r| !r.starts_with('@')), "{token} nests");
+            }
+            assert!(t.expand(&["@no-such-group"]).is_err());
             for g in t.glossary.iter().chain(t.out_glossary) {
                 assert!(
                     !g.desc.trim().is_empty(),
