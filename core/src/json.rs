@@ -67,6 +67,61 @@ pub fn parse_value(text: &str) -> Result<Value, Error> {
     }
 }
 
+/// Parses the text of a value that sat one level inside a payload's
+/// top-level object (a lazily read output, `Event::output`), exactly as
+/// [`parse_value`] read it in place: it is parsed as the element of an
+/// array, so a container is at the same nesting level as it was and is
+/// bounded the same way. `null` when it is not JSON (the payload it came
+/// from was validated whole, so only a replaced `raw` can cause that).
+pub fn parse_member(text: &str) -> Value {
+    let mut wrapped = String::with_capacity(text.len().saturating_add(2));
+    wrapped.push('[');
+    wrapped.push_str(text);
+    wrapped.push(']');
+    match parse_value(&wrapped) {
+        Ok(Value::Array(mut a)) if a.len() == 1 => a.pop().unwrap_or(Value::Null),
+        _ => Value::Null,
+    }
+}
+
+/// The byte range, in `text`, of the value under `key` in the top-level
+/// object (the last one when the key repeats: the one a parse keeps). One
+/// validating scan of the whole text that copies no value (serde_json's
+/// `RawValue`). `None` when the text is not an object serde_json accepts
+/// as it is (the lenient [`parse_value`] is then the way to read it) or
+/// the key is absent.
+pub fn top_level_span(text: &str, key: &str) -> Option<(usize, usize)> {
+    struct Find<'k> {
+        key: &'k str,
+    }
+    impl<'de> serde::de::Visitor<'de> for Find<'_> {
+        type Value = Option<&'de str>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a JSON object")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(
+            self,
+            mut m: A,
+        ) -> Result<Self::Value, A::Error> {
+            let mut found = None;
+            while let Some(k) = m.next_key::<std::borrow::Cow<'de, str>>()? {
+                let v: &'de serde_json::value::RawValue = m.next_value()?;
+                if k == self.key {
+                    found = Some(v.get());
+                }
+            }
+            Ok(found)
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    let found = serde::Deserializer::deserialize_map(&mut de, Find { key }).ok()?;
+    de.end().ok()?;
+    let v = found?;
+    let start = (v.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
+    let end = start.checked_add(v.len())?;
+    (text.get(start..end) == Some(v)).then_some((start, end))
+}
+
 /// How many containers nest in `v` (0 for a scalar). `v` came from
 /// serde_json, so it nests at most 127 levels: the recursion is bounded.
 fn nesting(v: &Value) -> usize {

@@ -152,7 +152,7 @@ pub fn event_head_json(
 pub fn event_has_output(
     #[napi(ts_arg_type = "ExternalObject<'agenthooks:Event'>")] event: &External<Arc<Event>>,
 ) -> bool {
-    !agenthooks::model::is_empty_value(&event.output)
+    event.has_output()
 }
 
 /// The tool output as canonical JSON; null when the event has none.

@@ -91,7 +91,7 @@ impl PyEvent {
     /// Tool output (JSON as Python objects; converted on each read).
     #[getter]
     fn output<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &self.inner.output)
+        to_py(py, self.inner.output())
     }
     /// The tool failed.
     #[getter]

@@ -221,7 +221,7 @@ pub(crate) fn decode_as(
     ev.duration_ms = f.u64("duration_ms")?;
     match native.as_str() {
         "UserPromptSubmit" | "UserPromptExpansion" => ev.prompt = f.str("prompt")?,
-        "PostToolUse" => ev.output = f.take("tool_response"),
+        "PostToolUse" => ev.set_output(f.take("tool_response")),
         "PostToolUseFailure" => {
             ev.failed = true;
             ev.error = f.str("error")?;
@@ -466,7 +466,7 @@ fn reshape_output(ev: &Event, v: Value, notes: &mut Vec<Note>) -> Value {
                 Some("bash_output"),
                 "Claude Code ignores a plain string updatedToolOutput for Bash",
             ));
-            let mut shape = match &ev.output {
+            let mut shape = match ev.output() {
                 Value::Object(m) if m.contains_key("stdout") => m.clone(),
                 _ => Map::new(),
             };
@@ -525,5 +525,6 @@ pub(crate) static AGENT: super::Agent = super::Agent {
     page: "docs/agents/claude-code.md",
     decode,
     encode,
+    lazy_output: &[("PostToolUse", "tool_response")],
     undecodable: None,
 };

@@ -388,5 +388,6 @@ pub(crate) static AGENT: super::Agent = super::Agent {
     page: "docs/agents/codex.md",
     decode,
     encode,
+    lazy_output: &[("PostToolUse", "tool_response")],
     undecodable: None,
 };

@@ -303,7 +303,7 @@ pub fn decode(map: Map<String, Value>, opts: &DecodeOptions) -> Result<Event, Er
                 .or_else(|| out.get("result_type"))
                 .and_then(Value::as_str);
             ev.failed = rt == Some("failure");
-            ev.output = out;
+            ev.set_output(out);
         }
         Kind::ToolError => {
             ev.failed = true;
@@ -648,5 +648,6 @@ pub(crate) static AGENT: super::Agent = super::Agent {
     page: "docs/agents/copilot.md",
     decode,
     encode,
+    lazy_output: &[],
     undecodable: Some(undecodable),
 };

@@ -200,7 +200,7 @@ pub fn decode(map: Map<String, Value>, opts: &DecodeOptions) -> Result<Event, Er
     };
     match native.as_str() {
         "beforeSubmitPrompt" => ev.prompt = f.str("prompt")?,
-        "postToolUse" => ev.output = json_text(f.take("tool_output")),
+        "postToolUse" => ev.set_output(json_text(f.take("tool_output"))),
         "postToolUseFailure" => {
             ev.failed = true;
             ev.error = match f.str("error_message")? {
@@ -212,13 +212,13 @@ pub fn decode(map: Map<String, Value>, opts: &DecodeOptions) -> Result<Event, Er
                 },
             };
         }
-        "afterShellExecution" => ev.output = f.take("output"),
+        "afterShellExecution" => ev.set_output(f.take("output")),
         "afterMCPExecution" => {
             let out = match f.take("result_json") {
                 Value::Null => f.take("tool_response"),
                 v => v,
             };
-            ev.output = json_text(out);
+            ev.set_output(json_text(out));
         }
         "stop" => {
             let loop_count = f.u64("loop_count")?;
@@ -785,6 +785,7 @@ pub(crate) static AGENT: super::Agent = super::Agent {
     page: "docs/agents/cursor.md",
     decode,
     encode,
+    lazy_output: &[("afterShellExecution", "output")],
     undecodable: Some(undecodable),
 };
 

@@ -226,7 +226,7 @@ fn decode_tool(f: &mut Fields, ev: &mut Event) -> Result<(), Error> {
             ev.failed = true;
             ev.error = message;
         }
-        ev.output = f.take("tool_response");
+        ev.set_output(f.take("tool_response"));
     }
     Ok(())
 }
@@ -551,6 +551,7 @@ pub(crate) static AGENT: super::Agent = super::Agent {
     page: "docs/agents/gemini.md",
     decode,
     encode,
+    lazy_output: &[],
     undecodable: Some(undecodable),
 };
 

@@ -164,7 +164,7 @@ pub fn decode(map: Map<String, Value>, opts: &DecodeOptions) -> Result<Event, Er
         _ => {}
     }
     match native.as_str() {
-        "PostToolUse" => ev.output = f.take("tool_output"),
+        "PostToolUse" => ev.set_output(f.take("tool_output")),
         "PostToolUseFailure" => {
             ev.failed = true;
             ev.error = error_text(&f, "error")?;
@@ -430,5 +430,6 @@ pub(crate) static AGENT: super::Agent = super::Agent {
     page: "docs/agents/kimi-code.md",
     decode,
     encode,
+    lazy_output: &[("PostToolUse", "tool_output")],
     undecodable: Some(undecodable),
 };

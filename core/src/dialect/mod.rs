@@ -65,6 +65,11 @@ pub struct Agent {
     pub page: &'static str,
     pub(crate) decode: fn(Map<String, Value>, &DecodeOptions) -> Result<Event, Error>,
     pub(crate) encode: fn(&Event, &Decision, &Policy, &mut Vec<Note>) -> Result<Response, Error>,
+    /// `(native event, top-level key)` pairs whose value the decoder takes
+    /// verbatim as the event's `output` (`ev.output = f.take(key)`, nothing
+    /// else reads it): in a large payload that value is kept as a span of
+    /// `raw` and parsed only when asked ([`Event::output`]).
+    pub(crate) lazy_output: &'static [(&'static str, &'static str)],
     /// What it reads as "no opinion" / "block" without knowing the event
     /// (`None`: exit 0 / exit 2 with stderr, [`common::exit2_block`]).
     pub(crate) undecodable: Option<fn(Fail, &str) -> Response>,
@@ -174,10 +179,38 @@ fn decode_fields_inspecting(
     opts: &DecodeOptions,
     inspect: Option<Inspect<'_>>,
 ) -> Result<Event, Error> {
-    let map = parse_object(payload, opts.max_bytes)?;
+    let lazy = lazy_output_plan(agent(provider), payload, opts);
+    let (map, span) = match lazy {
+        Some(LazyPlan { map, event, span }) => (map, Some((event, span))),
+        None => (parse_object(payload, opts.max_bytes)?, None),
+    };
     if let Some(f) = inspect {
         f(&map);
     }
+    let mut ev = (agent(provider).decode)(map, opts)?;
+    if let Some((event, (start, end))) = span {
+        if ev.native_name != event {
+            // The decoder named the event otherwise than the payload's
+            // own name field did (an `--event` override): read it whole.
+            return decode_fields_inspecting_eager(provider, payload, opts);
+        }
+        ev.output = crate::model::event::LazyOutput::span(start, end);
+    }
+    ev.detection = Some(opts.detection);
+    if let Some(v) = &opts.variant {
+        if ev.variant.is_empty() {
+            ev.variant = v.clone();
+        }
+    }
+    Ok(ev)
+}
+
+fn decode_fields_inspecting_eager(
+    provider: Provider,
+    payload: &[u8],
+    opts: &DecodeOptions,
+) -> Result<Event, Error> {
+    let map = parse_object(payload, opts.max_bytes)?;
     let mut ev = (agent(provider).decode)(map, opts)?;
     ev.detection = Some(opts.detection);
     if let Some(v) = &opts.variant {
@@ -186,6 +219,55 @@ fn decode_fields_inspecting(
         }
     }
     Ok(ev)
+}
+
+/// Payloads from this size on are looked at for a lazy output.
+pub(crate) const LAZY_PAYLOAD_MIN: usize = 64 * 1024;
+/// An output value from this size on is kept lazy.
+pub(crate) const LAZY_VALUE_MIN: usize = 16 * 1024;
+
+/// A payload whose output stays unparsed: the rest of it, parsed, with
+/// `null` in the output's place, and the output's byte range.
+struct LazyPlan {
+    map: Map<String, Value>,
+    event: &'static str,
+    span: (usize, usize),
+}
+
+/// Plans a lazy output (see [`Agent::lazy_output`]) when the payload is
+/// large, its top-level event name is one the agent's row lists and the
+/// value under that event's key is large. The whole payload is validated
+/// (one scan that copies nothing); everything but the output is parsed as
+/// [`parse_object`] parses it. `None` (parse it whole, as always) for
+/// anything else, including every payload that scan refuses: the whole
+/// parse then answers with its precise error or its lenient reading.
+fn lazy_output_plan(a: &Agent, payload: &[u8], opts: &DecodeOptions) -> Option<LazyPlan> {
+    if payload.len() < LAZY_PAYLOAD_MIN
+        || payload.len() > opts.max_bytes
+        || a.lazy_output.is_empty()
+    {
+        return None;
+    }
+    let name = json::peek_event_name(payload)?;
+    let &(event, key) = a.lazy_output.iter().find(|(e, _)| *e == name)?;
+    let text = std::str::from_utf8(payload).ok()?;
+    let (start, end) = json::top_level_span(text, key)?;
+    if end.checked_sub(start)? < LAZY_VALUE_MIN {
+        return None;
+    }
+    let rest_len = text.len().checked_sub(end - start)?.checked_add(4)?;
+    let mut rest = String::with_capacity(rest_len);
+    rest.push_str(text.get(..start)?);
+    rest.push_str("null");
+    rest.push_str(text.get(end..)?);
+    match json::parse_value(&rest).ok()? {
+        Value::Object(map) => Some(LazyPlan {
+            map,
+            event,
+            span: (start, end),
+        }),
+        _ => None,
+    }
 }
 
 /// The capability row for a provider's native event.
@@ -465,6 +547,9 @@ fn undecodable(provider: Provider, fail: Fail, diag: &str) -> Response {
         },
     }
 }
+
+#[cfg(test)]
+mod lazy_tests;
 
 #[cfg(test)]
 mod tests {

@@ -221,7 +221,7 @@ pub fn decode(map: Map<String, Value>, opts: &DecodeOptions) -> Result<Event, Er
                 ev.tool = Some(t);
             }
             if native == "after_tool_call" {
-                ev.output = event.get("result").cloned().unwrap_or(Value::Null);
+                ev.set_output(event.get("result").cloned().unwrap_or(Value::Null));
                 ev.duration_ms = e.u64("durationMs")?;
                 let error = match event.get("error") {
                     None | Some(Value::Null) => None,
@@ -236,7 +236,7 @@ pub fn decode(map: Map<String, Value>, opts: &DecodeOptions) -> Result<Event, Er
                     ev.failed = true;
                     ev.error = error;
                     ev.reason = ev
-                        .output
+                        .output()
                         .pointer("/details/status")
                         .and_then(Value::as_str)
                         .filter(|s| !s.is_empty())
@@ -659,6 +659,7 @@ pub(crate) static AGENT: super::Agent = super::Agent {
     page: "docs/agents/openclaw.md",
     decode,
     encode,
+    lazy_output: &[],
     undecodable: Some(undecodable),
 };
 

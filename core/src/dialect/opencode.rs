@@ -245,7 +245,7 @@ pub fn decode(map: Map<String, Value>, opts: &DecodeOptions) -> Result<Event, Er
                 ev.tool = Some(t);
             }
             if native == "tool.execute.after" {
-                ev.output = std::mem::take(&mut output);
+                ev.set_output(std::mem::take(&mut output));
             }
         }
         "chat.message" => {
@@ -673,7 +673,7 @@ pub fn encode(
             }
         }
         "tool.execute.after" => {
-            let mcp = is_mcp_result(&ev.output);
+            let mcp = is_mcp_result(ev.output());
             let mut texts: Vec<String> = Vec::new();
             match d.kind {
                 D::ReplaceOutput => {
@@ -704,7 +704,7 @@ pub fn encode(
                         };
                         // `metadata.output` keeps the raw text unless it is
                         // overwritten too (quirk 6).
-                        if ev.output.pointer("/metadata/output").is_some() {
+                        if ev.output().pointer("/metadata/output").is_some() {
                             set.insert("metadata.output".into(), json!(text));
                         }
                         set.insert("output".into(), json!(text));
@@ -923,6 +923,7 @@ pub(crate) static AGENT: super::Agent = super::Agent {
     page: "docs/agents/opencode.md",
     decode,
     encode,
+    lazy_output: &[],
     undecodable: Some(undecodable),
 };
 

@@ -147,8 +147,8 @@ fn synthesize(dialect: Dialect, native: &str, ev: &Event) -> Map<String, Value> 
     if let Some(p) = &ev.prompt {
         m.insert("prompt".into(), json!(p));
     }
-    if !ev.output.is_null() {
-        m.insert("tool_response".into(), ev.output.clone());
+    if !ev.output().is_null() {
+        m.insert("tool_response".into(), ev.output().clone());
     }
     if let Some(e) = &ev.error {
         m.insert("error".into(), json!(e));

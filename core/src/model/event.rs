@@ -1,6 +1,8 @@
 //! The unified event and its parts (the canonical JSON).
 
-use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
 use super::{Kind, Provider, ToolCall, is_empty_value};
@@ -123,8 +125,112 @@ impl StopInfo {
     }
 }
 
+/// The tool output of an event: parsed when the event is decoded, or —
+/// for a large payload whose output a decoder takes verbatim (the agent
+/// row's `lazy_output`) — the span of `raw` it occupies, parsed on first
+/// use ([`Event::output`]). A hook whose handlers never read the output
+/// of a 1 MiB PostToolUse then never unescapes or copies it.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct LazyOutput {
+    value: OnceLock<Value>,
+    /// Byte range of the value in `raw` (lazy events only).
+    span: Option<(usize, usize)>,
+}
+
+impl LazyOutput {
+    fn of(v: Value) -> LazyOutput {
+        LazyOutput {
+            value: OnceLock::from(v),
+            span: None,
+        }
+    }
+
+    /// Skips serializing when empty (`Event`'s `Serialize` has read the
+    /// value by then).
+    fn is_unset(&self) -> bool {
+        self.value.get().is_none_or(is_empty_value)
+    }
+
+    /// Kept as a span of `raw` (tests).
+    #[cfg(test)]
+    pub(crate) fn is_span(&self) -> bool {
+        self.span.is_some()
+    }
+
+    /// Parsed already (tests).
+    #[cfg(test)]
+    pub(crate) fn is_read(&self) -> bool {
+        self.value.get().is_some()
+    }
+
+    /// A value not read yet: `raw[start..end]`.
+    pub(crate) fn span(start: usize, end: usize) -> LazyOutput {
+        LazyOutput {
+            value: OnceLock::new(),
+            span: Some((start, end)),
+        }
+    }
+
+    /// Empty in the sense of [`is_empty_value`]; a span read without
+    /// parsing: the decoder keeps only large values lazy, so the only
+    /// empty ones are `""`, `[]` and `{}` padded with whitespace.
+    fn is_empty_in(&self, raw: &[u8]) -> bool {
+        if let Some(v) = self.value.get() {
+            return is_empty_value(v);
+        }
+        let Some(text) = self.span.and_then(|(a, b)| raw.get(a..b)) else {
+            return true;
+        };
+        let close = match text.first() {
+            Some(b'{') => b'}',
+            Some(b'[') => b']',
+            Some(b'"') => b'"',
+            // Numbers and `true` are never empty; `null`/`false` are
+            // too short to be kept lazy.
+            Some(_) => return false,
+            None => return true,
+        };
+        let rest = &text[1..];
+        let first = rest
+            .iter()
+            .position(|c| !c.is_ascii_whitespace() || close == b'"');
+        first.is_some_and(|i| rest[i] == close)
+    }
+}
+
+impl PartialEq for LazyOutput {
+    /// Two spans are equal when they are the same span (`raw` is compared
+    /// beside); parsed values by value. A span is not compared with a
+    /// parsed value (read [`Event::output`] on both to compare contents).
+    fn eq(&self, other: &Self) -> bool {
+        match (self.span, other.span) {
+            (Some(a), Some(b)) => a == b,
+            (None, None) => self.value.get() == other.value.get(),
+            _ => false,
+        }
+    }
+}
+
+impl Serialize for LazyOutput {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        // `Event`'s own `Serialize` reads the output first, so a span is
+        // parsed by then.
+        self.value.get().unwrap_or(&Value::Null).serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for LazyOutput {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Value::deserialize(d).map(LazyOutput::of)
+    }
+}
+
 /// One hook event, decoded from any agent. `raw` keeps the payload bytes.
+///
+/// (`remote = "Self"`: the derived code serializes the fields, and the
+/// `Serialize` impl below reads the lazy output before it does.)
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct Event {
     /// Which agent sent it.
     pub provider: Provider,
@@ -150,9 +256,10 @@ pub struct Event {
     /// The submitted prompt.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prompt: Option<String>,
-    /// Tool output as JSON.
-    #[serde(default, skip_serializing_if = "is_empty_value")]
-    pub output: Value,
+    /// Tool output as JSON: read it with [`Event::output`], set it with
+    /// [`Event::set_output`] (large outputs are parsed on first read).
+    #[serde(default, skip_serializing_if = "LazyOutput::is_unset")]
+    pub(crate) output: LazyOutput,
     /// The tool failed.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub failed: bool,
@@ -206,7 +313,44 @@ pub struct Event {
     pub raw: Vec<u8>,
 }
 
+impl Serialize for Event {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.output();
+        Event::serialize(self, s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Event {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Event::deserialize(d)
+    }
+}
+
 impl Event {
+    /// The tool output as JSON (`null` when the event has none). A large
+    /// output is parsed here, on the first call, from its span of `raw`.
+    pub fn output(&self) -> &Value {
+        self.output.value.get_or_init(|| {
+            let text = self
+                .output
+                .span
+                .and_then(|(a, b)| self.raw.get(a..b))
+                .and_then(|b| std::str::from_utf8(b).ok());
+            text.map(crate::json::parse_member).unwrap_or(Value::Null)
+        })
+    }
+
+    /// Sets the tool output.
+    pub fn set_output(&mut self, output: Value) {
+        self.output = LazyOutput::of(output);
+    }
+
+    /// Whether the event carries a tool output (the canonical `output`
+    /// is present), without parsing a lazy one.
+    pub fn has_output(&self) -> bool {
+        !self.output.is_empty_in(&self.raw)
+    }
+
     /// A blank event of a kind, for tests and builders.
     pub fn new(provider: Provider, native_name: impl Into<String>, kind: Kind) -> Event {
         Event {
@@ -219,7 +363,7 @@ impl Event {
             agent: None,
             tool: None,
             prompt: None,
-            output: Value::Null,
+            output: LazyOutput::default(),
             failed: false,
             error: None,
             duration_ms: None,
@@ -311,7 +455,7 @@ impl Event {
             agent: self.agent.clone(),
             tool: self.tool.clone(),
             prompt: self.prompt.clone(),
-            output: Value::Null,
+            output: LazyOutput::default(),
             failed: self.failed,
             error: self.error.clone(),
             duration_ms: self.duration_ms,
@@ -334,10 +478,10 @@ impl Event {
     /// The tool output as canonical JSON text (as in [`Event::to_json`]),
     /// or `None` when the event has none (the field is then absent).
     pub fn output_json(&self) -> Option<String> {
-        if is_empty_value(&self.output) {
+        if !self.has_output() {
             return None;
         }
-        serde_json::to_string(&self.output).ok()
+        serde_json::to_string(self.output()).ok()
     }
 
     /// The canonical JSON without `raw`, as a value (what fixtures compare).

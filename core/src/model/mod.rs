@@ -1,7 +1,7 @@
 //! The data model: events, tool calls, decisions, policies, responses.
 
 mod decision;
-mod event;
+pub(crate) mod event;
 mod kind;
 pub(crate) mod patch;
 mod policy;
