@@ -84,18 +84,20 @@ pub fn parse_member(text: &str) -> Value {
     }
 }
 
-/// The byte range, in `text`, of the value under `key` in the top-level
-/// object (the last one when the key repeats: the one a parse keeps). One
-/// validating scan of the whole text that copies no value (serde_json's
-/// `RawValue`). `None` when the text is not an object serde_json accepts
-/// as it is (the lenient [`parse_value`] is then the way to read it) or
-/// the key is absent.
-pub fn top_level_span(text: &str, key: &str) -> Option<(usize, usize)> {
-    struct Find<'k> {
-        key: &'k str,
+/// The top-level members of an object: each key (unescaped) with the
+/// byte range of its value in `text`, in order (a repeated key appears
+/// each time). One validating scan of the whole text that copies no value
+/// (serde_json's `RawValue`). `None` when the text is not an object
+/// serde_json accepts as it is (the lenient [`parse_value`] is then the
+/// way to read it).
+pub fn top_level_spans(text: &str) -> Option<Vec<(String, usize, usize)>> {
+    struct Members<'t> {
+        base: usize,
+        len: usize,
+        _text: std::marker::PhantomData<&'t str>,
     }
-    impl<'de> serde::de::Visitor<'de> for Find<'_> {
-        type Value = Option<&'de str>;
+    impl<'de> serde::de::Visitor<'de> for Members<'_> {
+        type Value = Vec<(String, usize, usize)>;
         fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
             f.write_str("a JSON object")
         }
@@ -103,23 +105,29 @@ pub fn top_level_span(text: &str, key: &str) -> Option<(usize, usize)> {
             self,
             mut m: A,
         ) -> Result<Self::Value, A::Error> {
-            let mut found = None;
+            let mut out = Vec::new();
             while let Some(k) = m.next_key::<std::borrow::Cow<'de, str>>()? {
                 let v: &'de serde_json::value::RawValue = m.next_value()?;
-                if k == self.key {
-                    found = Some(v.get());
+                let v = v.get();
+                let start = (v.as_ptr() as usize).wrapping_sub(self.base);
+                let end = start.wrapping_add(v.len());
+                if start > self.len || end > self.len || end < start {
+                    return Err(serde::de::Error::custom("value outside the text"));
                 }
+                out.push((k.into_owned(), start, end));
             }
-            Ok(found)
+            Ok(out)
         }
     }
     let mut de = serde_json::Deserializer::from_str(text);
-    let found = serde::Deserializer::deserialize_map(&mut de, Find { key }).ok()?;
+    let members = Members {
+        base: text.as_ptr() as usize,
+        len: text.len(),
+        _text: std::marker::PhantomData,
+    };
+    let found = serde::Deserializer::deserialize_map(&mut de, members).ok()?;
     de.end().ok()?;
-    let v = found?;
-    let start = (v.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
-    let end = start.checked_add(v.len())?;
-    (text.get(start..end) == Some(v)).then_some((start, end))
+    Some(found)
 }
 
 /// How many containers nest in `v` (0 for a scalar). `v` came from
@@ -524,42 +532,46 @@ pub fn peek_event_name(payload: &[u8]) -> Option<String> {
     let mut key_next = true;
     while let Some(&c) = b.get(i) {
         match c {
+            b'"' if !(depth == 1 && key_next) => {
+                // A value or a nested string: only its end matters (a
+                // 1 MiB tool output is not decoded to be thrown away).
+                i = skip_string(b, i);
+                continue;
+            }
             b'"' => {
                 let (s, end) = lex_string(b, i);
                 i = end;
-                if depth == 1 && key_next {
-                    key_next = false;
-                    let mut j = i;
-                    while b.get(j).is_some_and(|c| c.is_ascii_whitespace()) {
-                        j += 1;
-                    }
-                    if b.get(j) != Some(&b':') {
-                        continue;
-                    }
-                    let Some(slot) = EVENT_NAME_KEYS.iter().position(|k| *k == s) else {
-                        continue;
-                    };
+                key_next = false;
+                let mut j = i;
+                while b.get(j).is_some_and(|c| c.is_ascii_whitespace()) {
                     j += 1;
-                    while b.get(j).is_some_and(|c| c.is_ascii_whitespace()) {
-                        j += 1;
-                    }
-                    if b.get(j) != Some(&b'"') {
-                        continue;
-                    }
-                    let (value, end) = lex_string(b, j);
-                    if end > b.len() || b.get(end - 1) != Some(&b'"') {
-                        // Truncated value: not a name.
-                        i = end;
-                        continue;
-                    }
-                    i = end;
-                    found[slot] = match found[slot].take() {
-                        None => Some(Some(value)),
-                        Some(Some(prev)) if prev == value => Some(Some(prev)),
-                        // Two different names for one key: trust neither.
-                        Some(_) => Some(None),
-                    };
                 }
+                if b.get(j) != Some(&b':') {
+                    continue;
+                }
+                let Some(slot) = EVENT_NAME_KEYS.iter().position(|k| *k == s) else {
+                    continue;
+                };
+                j += 1;
+                while b.get(j).is_some_and(|c| c.is_ascii_whitespace()) {
+                    j += 1;
+                }
+                if b.get(j) != Some(&b'"') {
+                    continue;
+                }
+                let (value, end) = lex_string(b, j);
+                if end > b.len() || b.get(end - 1) != Some(&b'"') {
+                    // Truncated value: not a name.
+                    i = end;
+                    continue;
+                }
+                i = end;
+                found[slot] = match found[slot].take() {
+                    None => Some(Some(value)),
+                    Some(Some(prev)) if prev == value => Some(Some(prev)),
+                    // Two different names for one key: trust neither.
+                    Some(_) => Some(None),
+                };
                 continue;
             }
             b'{' | b'[' => depth = depth.saturating_add(1),
@@ -579,6 +591,30 @@ pub fn peek_event_name(payload: &[u8]) -> Option<String> {
         .flatten()
         .flatten()
         .find(|name| !name.is_empty())
+}
+
+/// The index after the JSON string starting at the quote at `at`, exactly
+/// where [`lex_string`] ends it, without decoding it.
+fn skip_string(b: &[u8], at: usize) -> usize {
+    let mut i = at + 1;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'"' => return i + 1,
+            b'\\' => {
+                let Some(&e) = b.get(i + 1) else {
+                    break;
+                };
+                let hex = e == b'u'
+                    && b.get(i + 2..i + 6)
+                        .and_then(|h| std::str::from_utf8(h).ok())
+                        .and_then(|h| u16::from_str_radix(h, 16).ok())
+                        .is_some();
+                i += if hex { 6 } else { 2 };
+            }
+            _ => i += 1,
+        }
+    }
+    b.len().saturating_add(1)
 }
 
 /// Reads a JSON string starting at the quote at `at`, tolerantly: returns

@@ -248,10 +248,16 @@ fn lazy_output_plan(a: &Agent, payload: &[u8], opts: &DecodeOptions) -> Option<L
     {
         return None;
     }
-    let name = json::peek_event_name(payload)?;
-    let &(event, key) = a.lazy_output.iter().find(|(e, _)| *e == name)?;
     let text = std::str::from_utf8(payload).ok()?;
-    let (start, end) = json::top_level_span(text, key)?;
+    let members = json::top_level_spans(text)?;
+    // The payload's own event name (the last of a repeated key, as a
+    // parse keeps it); the decoder's is compared after decoding.
+    let name = json::EVENT_NAME_KEYS.iter().find_map(|k| {
+        let &(_, from, to) = members.iter().rev().find(|(key, ..)| key == k)?;
+        serde_json::from_str::<String>(text.get(from..to)?).ok()
+    })?;
+    let &(event, key) = a.lazy_output.iter().find(|(e, _)| *e == name)?;
+    let &(_, start, end) = members.iter().rev().find(|(k, ..)| k == key)?;
     if end.checked_sub(start)? < LAZY_VALUE_MIN {
         return None;
     }
