@@ -688,6 +688,41 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    proptest::proptest! {
+        /// Skipping a string ends it where decoding it does, on any bytes
+        /// (quotes, backslashes, `\u` escapes good and bad, truncation).
+        #[test]
+        fn skip_string_ends_where_lex_string_does(
+            body in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::sample::select(vec![b'"', b'\\', b'u', b'0', b'a', b'F', b'g', b'n', 0xC3, 0xA9]),
+                    proptest::num::u8::ANY,
+                ],
+                0..40,
+            )
+        ) {
+            let mut b = vec![b'"'];
+            b.extend_from_slice(&body);
+            proptest::prop_assert_eq!(skip_string(&b, 0), lex_string(&b, 0).1);
+        }
+    }
+
+    /// A top-level event name is found past a large output with escapes,
+    /// and a name inside a value is not taken for it.
+    #[test]
+    fn peek_skips_values_but_reads_top_level_names() {
+        let big = "a\\\"\\u00e9\\ud800\\n".repeat(10_000);
+        let p = format!(
+            r#"{{"tool_response":{{"stdout":"{big}","hook_event_name":"Stop"}},"hook_event_name":"PostToolUse"}}"#
+        );
+        assert_eq!(
+            peek_event_name(p.as_bytes()).as_deref(),
+            Some("PostToolUse")
+        );
+        let p = format!(r#"{{"x":"{big}\"hook_event_name\":\"Stop\""}}"#);
+        assert_eq!(peek_event_name(p.as_bytes()), None);
+    }
+
     #[test]
     fn ordinary_json_is_untouched() {
         assert_eq!(normalize(r#"{"a":[1,2,{"b":"c\n"}]}"#).unwrap(), None);
