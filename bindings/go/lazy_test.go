@@ -84,3 +84,34 @@ func TestOutputOfDecodedEvents(t *testing.T) {
 		t.Errorf("SetOutput / zero Event")
 	}
 }
+
+// A large output (kept unparsed by the core until read) reads whole, and
+// an empty one padded past the core's threshold is no output.
+func TestLargeOutputReadsWhole(t *testing.T) {
+	stdout := strings.Repeat("line\twith \"quotes\" é\n", 8000)
+	resp, _ := json.Marshal(map[string]any{"stdout": stdout, "exit_code": 0})
+	payload := `{"session_id":"s","hook_event_name":"PostToolUse","tool_name":"Bash",` +
+		`"tool_input":{"command":"make"},"tool_use_id":"t","tool_response":` + string(resp) + `}`
+	if len(payload) < 128*1024 {
+		t.Fatalf("payload only %d bytes", len(payload))
+	}
+	ev, err := Decode("claude-code", []byte(payload))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ev.Close()
+	var got map[string]any
+	if err := json.Unmarshal(ev.Output(), &got); err != nil || got["stdout"] != stdout {
+		t.Fatalf("Output() lost data (%v)", err)
+	}
+	padded := `{"session_id":"s","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{},` +
+		`"tool_response":[` + strings.Repeat(" ", 70000) + `]}`
+	ev2, err := Decode("claude-code", []byte(padded))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ev2.Close()
+	if ev2.Output() != nil {
+		t.Errorf("a padded empty array is no output: %s", ev2.Output())
+	}
+}

@@ -32,6 +32,20 @@ test('output and raw are lazy members with the canonical values', () => {
   assert.equal('output' in pre, false, 'no output member when the agent sent none')
 })
 
+test('a large output (kept unparsed by the core until read) reads whole', () => {
+  const stdout = 'line\twith "quotes" é\n'.repeat(8000)
+  const big = { ...post, tool_response: { stdout, exit_code: 0 } }
+  const text = JSON.stringify(big)
+  assert.ok(text.length > 128 * 1024)
+  const ev = decode('claude-code', text)
+  assert.equal('output' in ev, true)
+  assert.deepEqual(ev.output, big.tool_response)
+  assert.deepEqual(JSON.parse(JSON.stringify(ev)).output, big.tool_response)
+  // An empty array padded past the threshold is still "no output".
+  const padded = `{"session_id":"s","hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{},"tool_response":[${' '.repeat(70000)}]}`
+  assert.equal('output' in decode('claude-code', padded), false)
+})
+
 test('a handler run by run() reads the output on demand', async () => {
   let seen
   const r = new Router().onToolPost((e) => {

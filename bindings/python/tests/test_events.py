@@ -87,6 +87,27 @@ def test_to_json_is_the_cli_canonical_json() -> None:
         assert ev.to_json() + "\n" == out, c["name"]
 
 
+def test_a_large_output_is_read_when_asked_and_whole() -> None:
+    # 200 kB of output: the core keeps it as a span of the payload and
+    # parses it on first read (Event::output); what Python sees, and the
+    # canonical JSON, are the same as for any output.
+    stdout = "line\twith \"quotes\" é \ud83d\n" * 6000
+    payload = {
+        "session_id": "s", "cwd": "/w", "hook_event_name": "PostToolUse", "tool_name": "Bash",
+        "tool_input": {"command": "make"}, "tool_response": {"stdout": stdout, "exit": 0},
+        "tool_use_id": "t",
+    }
+    data = json.dumps(payload).encode()
+    assert len(data) > 128 * 1024
+    ev = ah.decode("claude-code", data)
+    assert isinstance(ev, ah.ToolPostEvent)
+    assert ev.output == {"stdout": stdout.replace("\ud83d", "\ufffd"), "exit": 0}
+    if CLI.exists():
+        out = subprocess.run([str(CLI), "decode", "--provider=claude-code"], input=data,
+                             capture_output=True, check=True).stdout.decode()
+        assert ev.to_json() + "\n" == out
+
+
 def test_fields_and_views() -> None:
     payload = {
         "session_id": "s1", "transcript_path": "/t.jsonl", "cwd": "/srv", "permission_mode": "default",
