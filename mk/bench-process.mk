@@ -23,6 +23,9 @@ BENCH_HOST    = $(shell rustc -vV | sed -n 's/^host: //p')
 # static-link warnings about NSS functions the hook never calls go to a log).
 GO_HOOK_LDFLAGS = -s -w -linkmode=external -extldflags "-static -Wl,--gc-sections"
 BENCH_STATIC  = $(AH_TARGET)/$(BENCH_HOST)/release/guard
+# Static and not position-independent: no relocations at start (the
+# fastest start; the executable's own image is then not randomized).
+BENCH_NOPIE_FLAGS = -C target-feature=+crt-static -C relocation-model=static
 
 # The measure helper, the floors and the Go guard (over the release .a).
 bench-process-bins: go-lib
@@ -46,7 +49,10 @@ bench-process-build: bench-process-bins
 	$(CARGO) build -q --release -p guard
 	@case "$(BENCH_HOST)" in *-linux-gnu) \
 	  echo "RUSTFLAGS='-C target-feature=+crt-static' $(CARGO) build -q --release --target $(BENCH_HOST) -p guard"; \
-	  RUSTFLAGS='-C target-feature=+crt-static' $(CARGO) build -q --release --target $(BENCH_HOST) -p guard;; \
+	  RUSTFLAGS='-C target-feature=+crt-static' $(CARGO) build -q --release --target $(BENCH_HOST) -p guard; \
+	  echo "CARGO_TARGET_DIR=$(AH_TARGET)/nopie RUSTFLAGS='$(BENCH_NOPIE_FLAGS)' $(CARGO) build -q --release --target $(BENCH_HOST) -p guard"; \
+	  CARGO_TARGET_DIR=$(abspath $(AH_TARGET))/nopie RUSTFLAGS='$(BENCH_NOPIE_FLAGS)' $(CARGO) build -q --release --target $(BENCH_HOST) -p guard \
+	    && cp $(AH_TARGET)/nopie/$(BENCH_HOST)/release/guard $(BENCH_DIR)/rust-guard-nopie;; \
 	esac
 	$(MAKE) --no-print-directory python-install PY_BUILD=--release
 	$(MAKE) --no-print-directory node-build node-link

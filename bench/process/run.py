@@ -120,6 +120,9 @@ def programs(a: argparse.Namespace, work: pathlib.Path) -> list[Program]:
     if a.rust_static_guard:
         add(Program("rust guard (static)", [a.rust_static_guard, *run], "guard", "/bin/true"),
             a.rust_static_guard)
+    if a.rust_nopie_guard:
+        add(Program("rust guard (static, non-PIE)", [a.rust_nopie_guard, *run], "guard", "/bin/true"),
+            a.rust_nopie_guard)
     add(Program("go guard", [a.go_guard, *run], "guard", "go+cgo floor"), a.go_guard)
     if a.go_static_guard:
         add(Program("go guard (static, gc-sections)", [a.go_static_guard, *run], "guard", "go+cgo floor"),
@@ -295,7 +298,7 @@ def report(progs: list[Program], names: list[str], times, rss, cpus, peer: str |
                        " ms over `node empty.mjs`")
             goal(f"{entry} ≤ +10 ms over `node -e 0` (worst payload +{worst * 1000:.1f} ms{esm})",
                  worst <= 0.010)
-    for rust in ("rust guard", "rust guard (static)"):
+    for rust in ("rust guard", "rust guard (static)", "rust guard (static, non-PIE)"):
         if have(rust, "/bin/true"):
             r = med[rust, "deny"] / floor_med["/bin/true"]
             goal(f"{rust} within 1.3× of /bin/true on the typical event ({r:.2f}×)", r <= 1.3)
@@ -355,6 +358,9 @@ def main() -> int:
     ap.add_argument("--rust-static-guard", default="",
                     help="the Rust guard linked statically (crt-static), if built")
     ap.add_argument("--go-guard")
+    ap.add_argument("--rust-nopie-guard", default="",
+                    help="the Rust guard linked statically and not position-independent "
+                         "(crt-static, relocation-model=static: no start-up relocations), if built")
     ap.add_argument("--go-static-guard", default="",
                     help="the Go guard linked statically with --gc-sections, if built")
     ap.add_argument("--go-json-hook", help="the pure-Go reference hook (go-json-hook/)")
@@ -371,6 +377,8 @@ def main() -> int:
     a.go_floor = a.go_floor or str(bins / "go-floor")
     a.go_cgo_floor = a.go_cgo_floor or str(bins / "go-cgo-floor")
     a.go_json_hook = a.go_json_hook or str(bins / "go-json-hook")
+    if not a.rust_nopie_guard and os.path.exists(bins / "rust-guard-nopie"):
+        a.rust_nopie_guard = str(bins / "rust-guard-nopie")
     if not a.go_static_guard and os.path.exists(bins / "go-guard-static"):
         a.go_static_guard = str(bins / "go-guard-static")
     a.measure = a.measure or str(bins / "measure")

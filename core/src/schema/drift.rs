@@ -11,6 +11,7 @@
 //! entry.
 
 use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use serde_json::{Map, Value, json};
 
@@ -77,7 +78,7 @@ impl Shape {
         };
         // This event's fields only (an unlisted event: the base and
         // generic fields); a table bug reports nothing rather than all.
-        let Ok(nodes) = table::agent(p).input_nodes(event) else {
+        let Some(nodes) = input_nodes(p, event) else {
             return Vec::new();
         };
         let mut out = Vec::new();
@@ -103,6 +104,29 @@ impl Shape {
         self.version.as_deref()
     }
 }
+
+/// An event's resolved input fields, resolved once per process per
+/// (agent, event): a serve loop or an in-process router checks every event
+/// it decodes, and resolving allocates. At most [`CACHED_EVENTS`] are kept
+/// (event names come from payloads); past that each is resolved afresh.
+fn input_nodes(p: Provider, event: &str) -> Option<Arc<Vec<table::Node>>> {
+    type Cache = Mutex<Vec<(Provider, Box<str>, Arc<Vec<table::Node>>)>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let cache = CACHE.get_or_init(Cache::default);
+    let mut held = cache.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some((.., nodes)) = held.iter().find(|(q, e, _)| *q == p && &**e == event) {
+        return Some(Arc::clone(nodes));
+    }
+    // A table bug reports nothing rather than everything.
+    let nodes = Arc::new(table::agent(p).input_nodes(event).ok()?);
+    if held.len() < CACHED_EVENTS {
+        held.push((p, event.into(), Arc::clone(&nodes)));
+    }
+    Some(nodes)
+}
+
+/// How many (agent, event) field trees a process keeps resolved.
+const CACHED_EVENTS: usize = 128;
 
 fn payload_version(p: Provider, map: &Map<String, Value>) -> Option<String> {
     let v = match p {
@@ -284,8 +308,14 @@ mod tests {
                 ("mcp_server.transport".to_string(), "string")
             ]
         );
-        // On Stop the tool fields are not part of the event.
+        // On Stop the tool fields are not part of the event; the field
+        // trees are cached per (agent, event), so asking again, or after
+        // another event, answers the same.
         assert!(s.unknown("Stop").iter().any(|(k, _)| k == "tool_name"));
+        assert_eq!(s.unknown("PreToolUse").len(), 2);
+        assert!(s.unknown("Stop").iter().any(|(k, _)| k == "tool_name"));
+        let cursor = Shape::of(Provider::Cursor, &m);
+        assert!(cursor.unknown("PreToolUse").iter().any(|(k, _)| k == "tool_input"));
         // An event the table does not list: base and generic fields.
         assert!(
             !s.unknown("FutureEvent")
