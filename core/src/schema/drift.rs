@@ -315,7 +315,12 @@ mod tests {
         assert_eq!(s.unknown("PreToolUse").len(), 2);
         assert!(s.unknown("Stop").iter().any(|(k, _)| k == "tool_name"));
         let cursor = Shape::of(Provider::Cursor, &m);
-        assert!(cursor.unknown("PreToolUse").iter().any(|(k, _)| k == "tool_input"));
+        assert!(
+            cursor
+                .unknown("PreToolUse")
+                .iter()
+                .any(|(k, _)| k == "tool_input")
+        );
         // An event the table does not list: base and generic fields.
         assert!(
             !s.unknown("FutureEvent")
