@@ -1774,6 +1774,28 @@ ah_status ah_invocation_prepare(const struct ah_run_args *args,
                                 struct ah_error **err);
 
 /**
+ * `ah_invocation_prepare` with the payload read from `fd` by the core
+ * itself, exactly as `ah_read_stdin(fd, ah_run_args_max_bytes(args))`
+ * reads it (a terminal counts as empty): the bytes go from the descriptor
+ * into the event without a copy through the caller's memory (a 1 MiB
+ * payload is then held once). A read failure is answered per the fail
+ * policy, as the same failure passed as `read_error` would be. Outputs,
+ * errors and thread-safety as `ah_invocation_prepare`; the caller reads the
+ * payload back, when it needs it, with `ah_event_raw`.
+ *
+ * # Safety
+ * `args` must be NULL or live; `policy` NULL or readable for its length;
+ * `fd` open for the whole call; the outputs and `err` NULL or writable.
+ */
+ah_status ah_invocation_prepare_fd(const struct ah_run_args *args,
+                                   const uint8_t *policy,
+                                   size_t policy_len,
+                                   int32_t fd,
+                                   struct ah_invocation **out_invocation,
+                                   struct ah_response **out_answer,
+                                   struct ah_error **err);
+
+/**
  * Returns the invocation's event, borrowed: valid until
  * `ah_invocation_free(inv)`, never to be passed to `ah_event_free`. NULL
  * when `inv` is NULL. Thread-safe.

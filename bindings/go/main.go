@@ -130,11 +130,7 @@ func runWith(ctx context.Context, r *Router, argv []string, stdin io.Reader, std
 		return serve(ctx, r, args, stdin, stdout, stderr)
 	}
 
-	payload, readErr := readPayload(stdin, C.ah_run_args_max_bytes(args))
-	if readErr != nil {
-		defer C.ah_error_free(readErr)
-	}
-	resp, err := answer(ctx, r, args, payload, readErr, o.again)
+	resp, err := answer(ctx, r, args, stdinPayload(stdin, args), o.again)
 	if err != nil {
 		code, msg := codeAndMessage(err)
 		fmt.Fprintf(stderr, "agenthooks: %s: %s\n", code, msg)
@@ -160,26 +156,27 @@ func startRun(argv []string) (*C.ah_run_args, *C.ah_response, error) {
 // answer is one hook call, exactly as `agenthooks run` answers it:
 // prepare (decode, limits, loop guard), the router within the deadline,
 // complete. An error only for a config the core rejects (a bad policy).
-func answer(ctx context.Context, r *Router, args *C.ah_run_args, payload []byte, readErr *C.ah_error, again []string) (*Response, error) {
+func answer(ctx context.Context, r *Router, args *C.ah_run_args, in payloadSource, again []string) (*Response, error) {
 	pj, err := policyJSON(r.policy)
 	if err != nil {
 		return nil, newError("invalid_argument", "policy: %v", err)
 	}
 	pp, pn := optArg(pj)
-	bp, bn := bytesArg(payload)
 	var inv *C.ah_invocation
 	var ans *C.ah_response
 	var cerr *C.ah_error
-	if st := C.ah_invocation_prepare(args, pp, pn, bp, bn, readErr, &inv, &ans, &cerr); st != C.AH_OK {
+	if st := in.prepare(args, pp, pn, &inv, &ans, &cerr); st != C.AH_OK {
 		return nil, errorOf(st, cerr)
 	}
+	payload := in.payload
 	if ans != nil {
 		return takeResponse(ans), nil
 	}
 	defer C.ah_invocation_free(inv)
 
 	// The head (the canonical JSON without output and raw) decoded; raw is
-	// the payload bytes as read (verbatim: it may nest deeper than
+	// the payload bytes as read, or copied from the event once when the
+	// core read them (verbatim: they may nest deeper than
 	// encoding/json allows); the output is read when a handler asks.
 	ev, err := eventFromNative(C.ah_invocation_event(inv), payload, nil)
 	if err != nil {
@@ -366,30 +363,41 @@ func parseRunArgs(argv []string) (*C.ah_run_args, error) {
 	return out, nil
 }
 
-// readPayload reads stdin as the core does (keeping at most limit+1
-// bytes; prepare answers more than the limit as too_large, still reading
-// the event name): a file descriptor through the core (ah_read_stdin, a
-// terminal counts as empty), any other reader here. A failure is returned
-// as an owned ah_error for prepare.
-func readPayload(stdin io.Reader, limit C.size_t) ([]byte, *C.ah_error) {
+// payloadSource is where a hook call's payload comes from: a file
+// descriptor the core reads itself (ah_invocation_prepare_fd: the bytes go
+// into the event without a copy through Go, and Raw is copied from the
+// event once), or bytes read here from any other reader (keeping at most
+// limit+1, as the core does: prepare answers more than the limit as
+// too_large, still reading the event name).
+type payloadSource struct {
+	file    *os.File
+	payload []byte // read here (not a file); nil: Raw comes from the event
+	readErr error
+}
+
+func stdinPayload(stdin io.Reader, args *C.ah_run_args) payloadSource {
 	if f, ok := stdin.(*os.File); ok {
-		var buf *C.ah_buf
-		var cerr *C.ah_error
-		st := C.ah_read_stdin(C.int32_t(f.Fd()), limit, &buf, &cerr)
-		runtime.KeepAlive(f)
-		if st != C.AH_OK {
-			if cerr == nil {
-				cerr = newCError(C.AH_ERR_IO, "reading stdin")
-			}
-			return nil, cerr
-		}
-		return takeBuf(buf), nil
+		return payloadSource{file: f}
 	}
-	b, err := io.ReadAll(io.LimitReader(stdin, readCap(limit)))
-	if err != nil {
-		return nil, newCError(C.AH_ERR_IO, "reading stdin: "+err.Error())
+	b, err := io.ReadAll(io.LimitReader(stdin, readCap(C.ah_run_args_max_bytes(args))))
+	return payloadSource{payload: b, readErr: err}
+}
+
+// prepare is ah_invocation_prepare(_fd) for the source; a read failure is
+// the core's to answer per the fail policy.
+func (s payloadSource) prepare(args *C.ah_run_args, pp *C.uint8_t, pn C.size_t, inv **C.ah_invocation, ans **C.ah_response, cerr **C.ah_error) C.ah_status {
+	if s.file != nil {
+		st := C.ah_invocation_prepare_fd(args, pp, pn, C.int32_t(s.file.Fd()), inv, ans, cerr)
+		runtime.KeepAlive(s.file)
+		return st
 	}
-	return b, nil
+	var readErr *C.ah_error
+	if s.readErr != nil {
+		readErr = newCError(C.AH_ERR_IO, "reading stdin: "+s.readErr.Error())
+		defer C.ah_error_free(readErr)
+	}
+	bp, bn := bytesArg(s.payload)
+	return C.ah_invocation_prepare(args, pp, pn, bp, bn, readErr, inv, ans, cerr)
 }
 
 // readCap is limit+1 as an int64, saturating (--max-bytes may be up to

@@ -508,29 +508,82 @@ pub unsafe extern "C" fn ah_invocation_prepare(
             Some(e) => Err(e.to_core()),
             None => Ok(bytes.to_vec()),
         };
-        match start(&a.plan, &p, read) {
-            Ok(mut inv) => {
-                let event = ah_event::shared(&mut inv.event);
-                let policy_json =
-                    NulStr::new(serde_json::to_string(&inv.policy).unwrap_or_default());
-                let v = ah_invocation {
-                    inv,
-                    event,
-                    policy_json,
-                    event_view: std::sync::OnceLock::new(),
-                    completed: false,
-                };
-                // SAFETY: `out_invocation` checked non-NULL above.
-                unsafe { ptr::give(out_invocation, v) }
-            }
-            Err(answer) => {
-                let r = ah_response::new(answer);
-                // SAFETY: `out_answer` checked non-NULL above.
-                unsafe { ptr::give(out_answer, r) }
-            }
-        }
+        // SAFETY: both outputs checked non-NULL above.
+        unsafe { give_prepared(start(&a.plan, &p, read), out_invocation, out_answer) };
         Ok(())
     })
+}
+
+/// `ah_invocation_prepare` with the payload read from `fd` by the core
+/// itself, exactly as `ah_read_stdin(fd, ah_run_args_max_bytes(args))`
+/// reads it (a terminal counts as empty): the bytes go from the descriptor
+/// into the event without a copy through the caller's memory (a 1 MiB
+/// payload is then held once). A read failure is answered per the fail
+/// policy, as the same failure passed as `read_error` would be. Outputs,
+/// errors and thread-safety as `ah_invocation_prepare`; the caller reads the
+/// payload back, when it needs it, with `ah_event_raw`.
+///
+/// # Safety
+/// `args` must be NULL or live; `policy` NULL or readable for its length;
+/// `fd` open for the whole call; the outputs and `err` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn ah_invocation_prepare_fd(
+    args: *const ah_run_args,
+    policy: *const u8,
+    policy_len: usize,
+    fd: i32,
+    out_invocation: *mut *mut ah_invocation,
+    out_answer: *mut *mut ah_response,
+    err: *mut *mut ah_error,
+) -> ah_status {
+    guard(err, || {
+        ptr::check_out(out_invocation, "out_invocation")?;
+        ptr::check_out(out_answer, "out_answer")?;
+        // SAFETY: pointer contract above.
+        let (a, p) = unsafe {
+            (
+                ptr::borrow(args, "args")?,
+                self::policy(policy, policy_len)?,
+            )
+        };
+        // SAFETY: `fd` is open for the call (caller contract).
+        let read = unsafe { read_fd(fd, a.plan.read_limit(), true) };
+        // SAFETY: both outputs checked non-NULL above.
+        unsafe { give_prepared(start(&a.plan, &p, read), out_invocation, out_answer) };
+        Ok(())
+    })
+}
+
+/// Hands the outcome of `runtime::start` to the caller: an invocation, or
+/// the complete answer.
+///
+/// # Safety
+/// Both outputs must be non-NULL and writable.
+unsafe fn give_prepared(
+    started: Result<Invocation, agenthooks::Response>,
+    out_invocation: *mut *mut ah_invocation,
+    out_answer: *mut *mut ah_response,
+) {
+    match started {
+        Ok(mut inv) => {
+            let event = ah_event::shared(&mut inv.event);
+            let policy_json = NulStr::new(serde_json::to_string(&inv.policy).unwrap_or_default());
+            let v = ah_invocation {
+                inv,
+                event,
+                policy_json,
+                event_view: std::sync::OnceLock::new(),
+                completed: false,
+            };
+            // SAFETY: `out_invocation` is non-NULL (caller contract).
+            unsafe { ptr::give(out_invocation, v) }
+        }
+        Err(answer) => {
+            let r = ah_response::new(answer);
+            // SAFETY: `out_answer` is non-NULL (caller contract).
+            unsafe { ptr::give(out_answer, r) }
+        }
+    }
 }
 
 /// Returns the invocation's event, borrowed: valid until

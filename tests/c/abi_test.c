@@ -1720,6 +1720,45 @@ static void test_runtime(void) {
   CHECK(ah_invocation_prepare(a, NULL, 0, S(PRE), NULL, NULL, &answer, NULL) == AH_ERR_NULL_ARG, "prepare NULL out");
   CHECK(ah_invocation_prepare(a, NULL, 0, S(PRE), NULL, &inv, NULL, NULL) == AH_ERR_NULL_ARG, "prepare NULL answer");
   CHECK(ah_invocation_prepare(a, NULL, 0, NULL, 3, NULL, &inv, &answer, NULL) == AH_ERR_NULL_ARG, "prepare NULL payload");
+  /* prepare_fd: the core reads the descriptor itself (the payload goes
+   * into the event without a copy through the caller); a large payload's
+   * output is read back whole; a bad descriptor is a read error answered
+   * per the policy. */
+  {
+    int pfd[2];
+    CHECK(pipe(pfd) == 0, "pipe");
+    CHECK(write(pfd[1], PRE, strlen(PRE)) == (ssize_t)strlen(PRE), "pipe write");
+    close(pfd[1]);
+    ah_invocation *fi = NULL;
+    ah_response *fr = NULL;
+    CHECK(ah_invocation_prepare_fd(a, NULL, 0, pfd[0], &fi, &fr, NULL) == AH_OK && fi && !fr, "prepare_fd");
+    close(pfd[0]);
+    ah_str raw = ah_event_raw(ah_invocation_event(fi));
+    CHECK(raw.len == strlen(PRE) && memcmp(raw.ptr, PRE, raw.len) == 0, "prepare_fd: raw is the payload");
+    CHECK(str_eq(ah_event_kind(ah_invocation_event(fi)), "tool.pre"), "prepare_fd: decoded");
+    ah_invocation_free(fi);
+    fi = NULL;
+    fr = NULL;
+    CHECK(ah_invocation_prepare_fd(a, S("{\"fail\":\"closed\"}"), -1, &fi, &fr, NULL) == AH_OK && !fi && fr &&
+              ah_response_exit_code(fr) == 2,
+          "prepare_fd: bad fd under fail closed: exit 2");
+    ah_response_free(fr);
+    const char *tiny[] = {"g", "agenthooks", "run", "--provider=codex", "--max-bytes=10"};
+    ah_run_args *ta = NULL;
+    CHECK(ah_run_args_parse(tiny, 5, &ta, NULL) == AH_OK, "tiny args");
+    CHECK(pipe(pfd) == 0, "pipe 2");
+    CHECK(write(pfd[1], PRE, strlen(PRE)) == (ssize_t)strlen(PRE), "pipe write 2");
+    close(pfd[1]);
+    fr = NULL;
+    CHECK(ah_invocation_prepare_fd(ta, NULL, 0, pfd[0], &fi, &fr, NULL) == AH_OK && fr &&
+              contains(ah_response_stderr(fr).ptr, ah_response_stderr(fr).len, "too_large", 9),
+          "prepare_fd: over the limit");
+    close(pfd[0]);
+    ah_response_free(fr);
+    ah_run_args_free(ta);
+    CHECK(ah_invocation_prepare_fd(NULL, NULL, 0, 0, &fi, &fr, NULL) == AH_ERR_NULL_ARG, "prepare_fd NULL args");
+    CHECK(ah_invocation_prepare_fd(a, NULL, 0, 0, NULL, &fr, NULL) == AH_ERR_NULL_ARG, "prepare_fd NULL out");
+  }
   CHECK(ah_invocation_event(NULL) == NULL && ah_invocation_event_json(NULL).ptr == NULL, "invocation NULL");
   CHECK(ah_invocation_event_view(NULL).ptr == NULL, "invocation NULL view");
   CHECK(ah_invocation_deadline_ms(NULL) == 0 && ah_invocation_policy_json(NULL).ptr == NULL, "invocation NULL 2");

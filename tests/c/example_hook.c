@@ -14,8 +14,6 @@
 
 int main(int argc, char **argv) {
   ah_run_args *args = NULL;
-  ah_buf *in = NULL;
-  ah_error *read_err = NULL;
   ah_invocation *inv = NULL;
   ah_response *resp = NULL;
   if (ah_abi_version() != AH_ABI_VERSION) return 70;
@@ -26,10 +24,8 @@ int main(int argc, char **argv) {
     return 2;
   }
   if (args) { /* else resp is the whole answer (usage: 64) */
-    ah_read_stdin(0, ah_run_args_max_bytes(args), &in, &read_err);
-    ah_str data = ah_buf_str(in);
-    ah_invocation_prepare(args, (const uint8_t *)POLICY, strlen(POLICY), (const uint8_t *)data.ptr, data.len,
-                          read_err, &inv, &resp, NULL);
+    /* The core reads stdin itself (a read failure is answered per the policy). */
+    ah_invocation_prepare_fd(args, (const uint8_t *)POLICY, strlen(POLICY), 0, &inv, &resp, NULL);
   }
   if (inv) { /* else resp is already the answer (bad input or argv, unknown agent, duplicate) */
     const ah_event *ev = ah_invocation_event(inv);
@@ -43,8 +39,6 @@ int main(int argc, char **argv) {
   int code = ah_response_exit_code(resp);
   ah_response_free(resp);
   ah_invocation_free(inv);
-  ah_error_free(read_err);
-  ah_buf_free(in);
   ah_run_args_free(args);
   return code;
 }
