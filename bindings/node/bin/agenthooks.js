@@ -49,13 +49,15 @@ function binaryPath() {
   return path.join(dir, 'bin', exe)
 }
 
-const bin = binaryPath()
-const child = spawn(bin, process.argv.slice(2), { stdio: 'inherit', windowsHide: true })
-
 // Signals sent to this process (kill, a supervisor's timeout) go to the
 // CLI too; a terminal's Ctrl-C reaches both through the process group.
-// (Not SIGUSR1: Node starts its inspector on it.)
+// (Not SIGUSR1: Node starts its inspector on it.) The handlers are in
+// place before the CLI starts: a signal in between would otherwise end
+// this process by its default action and leave the CLI running. (A signal
+// caught while the code below runs is handled after it, when `child` is
+// set.)
 const forwarded = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR2']
+let child = null
 const forward = (sig) => {
   try {
     child.kill(sig)
@@ -70,6 +72,9 @@ for (const sig of forwarded) {
     // not every signal exists on every platform
   }
 }
+
+const bin = binaryPath()
+child = spawn(bin, process.argv.slice(2), { stdio: 'inherit', windowsHide: true })
 
 child.on('error', (err) => {
   process.stderr.write(`agenthooks: cannot run ${bin}: ${err.message}\n`)

@@ -68,6 +68,76 @@ test('a signal to the command ends the binary, and the command dies of it', { sk
   assert.ok(gone(), 'the binary outlived the command')
 })
 
+// The order that makes it so, checked directly: when the command starts the
+// binary, its signal handlers are already installed.
+test('the signal handlers are in place before the binary starts', { skip: !unix && 'POSIX signals' }, (t) => {
+  const { root, shim } = install('exit 0')
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }))
+  const preload = path.join(root, 'count-handlers.cjs')
+  fs.writeFileSync(
+    preload,
+    `const cp = require('node:child_process')
+const spawn = cp.spawn
+cp.spawn = function (...args) {
+  process.stderr.write('handlers at spawn: ' + ['SIGINT', 'SIGTERM', 'SIGHUP'].map((s) => process.listenerCount(s)).join(',') + '\\n')
+  return spawn.apply(this, args)
+}
+`,
+  )
+  const r = spawnSync(process.execPath, ['--require', preload, shim], { encoding: 'utf8' })
+  assert.equal(r.status, 0, r.stderr)
+  assert.match(r.stderr, /^handlers at spawn: 1,1,1$/m)
+})
+
+// A signal at any moment after the command starts never leaves the binary
+// running: the command's handlers are in place before the binary starts
+// (a SIGTERM right after the spawn used to kill the command by default and
+// orphan the binary; seen on a loaded machine).
+test('a signal right after start never orphans the binary', { skip: !unix && 'POSIX signals' }, async (t) => {
+  const pids = fs.mkdtempSync(path.join(os.tmpdir(), 'ah-cli-shim-pids-'))
+  const { root, shim } = install(`echo $$ > "${pids}/$AH_SHIM_ROUND"; exec sleep 30`)
+  t.after(() => {
+    fs.rmSync(root, { recursive: true, force: true })
+    fs.rmSync(pids, { recursive: true, force: true })
+  })
+  const alive = (pid) => {
+    try {
+      return !fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').startsWith('Z')
+    } catch {
+      return false
+    }
+  }
+  for (let round = 0; round < 20; round++) {
+    const child = spawn(process.execPath, [shim], {
+      stdio: 'ignore',
+      env: { ...process.env, AH_SHIM_ROUND: String(round) },
+    })
+    // From "as soon as it exists" to well after the binary started.
+    await new Promise((r) => setTimeout(r, (round % 10) * 15))
+    child.kill('SIGTERM')
+    await new Promise((resolve) => child.on('exit', resolve))
+    const file = path.join(pids, String(round))
+    // No pid file (after a moment for a late binary to write it): the
+    // command died before starting the binary.
+    const noFileUntil = Date.now() + 300
+    const deadline = Date.now() + 10000
+    let pid = null
+    while (Date.now() < deadline) {
+      try {
+        pid = fs.readFileSync(file, 'utf8').trim() || null
+      } catch {
+        pid = null
+      }
+      if (pid === null ? Date.now() > noFileUntil : !alive(pid)) break
+      await new Promise((r) => setTimeout(r, 20))
+    }
+    if (pid !== null && alive(pid)) {
+      process.kill(Number(pid), 'SIGKILL')
+      assert.fail(`round ${round}: the binary (pid ${pid}) outlived the command`)
+    }
+  }
+})
+
 test('the binary dying of a signal: the command dies of the same one', { skip: !unix && 'POSIX signals' }, (t) => {
   const { root, shim } = install(`kill -HUP $$`)
   t.after(() => fs.rmSync(root, { recursive: true, force: true }))
