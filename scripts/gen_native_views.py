@@ -658,7 +658,7 @@ def gen_go_agent(a: AgentView) -> str:
     L.append("\tif err := nativeview.Check(e, Agent, e.NativeName); err != nil {")
     L.append("\t\treturn nil, err")
     L.append("\t}")
-    L.append("\treturn json.RawMessage(e.Raw), nil")
+    L.append("\treturn e.Raw(), nil")
     L.append("}")
     L.append("")
     return "\n".join(L)

@@ -60,7 +60,7 @@ func WithMaxBytes(n int) DecodeOption { return func(o *decodeOptions) { o.maxByt
 
 // Decode decodes one hook payload of provider (an id or alias:
 // "claude-code", "claude", "codex", "cursor", ...) into an Event. The
-// payload is kept verbatim in Event.Raw (a copy). The event owns a native handle
+// core keeps the payload verbatim (Event.Raw reads it). The event owns a native handle
 // for Respond; Close it when done (a finalizer is the backstop).
 //
 // Errors are *Error with the core's codes (invalid_json, invalid_utf8,
@@ -106,7 +106,7 @@ func Decode(provider string, payload []byte, opts ...DecodeOption) (*Event, erro
 		return nil, errorOf(st, cerr)
 	}
 	native := newNativeEvent(ev)
-	e, err := eventFromNative(ev, bytes.Clone(payload), native)
+	e, err := eventFromNative(ev, nil, native)
 	runtime.KeepAlive(native)
 	if err != nil {
 		native.free()

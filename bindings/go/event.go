@@ -43,9 +43,9 @@ const (
 )
 
 // Event is one hook event from any agent: the canonical JSON
-// (docs/canonical-json.md) as Go values. Raw is the payload verbatim; the
-// tool output is read on demand (Output), so a hook that does not look at
-// a large tool output never copies or decodes it.
+// (docs/canonical-json.md) as Go values. The raw payload (Raw) and the
+// tool output (Output) are read on demand, so a hook that does not look at
+// them never copies or decodes them.
 //
 // Events from Decode own a native handle (for Respond); Close it when
 // done, or leave it to the garbage collector. Events passed to handlers
@@ -66,16 +66,15 @@ type Event struct {
 	Failed bool      `json:"failed,omitempty"`
 	Error  string    `json:"error,omitempty"`
 	// DurationMs is nil when the agent did not report it.
-	DurationMs   *uint64         `json:"duration_ms,omitempty"`
-	Stop         *StopInfo       `json:"stop,omitempty"`
-	Source       string          `json:"source,omitempty"`
-	Reason       string          `json:"reason,omitempty"`
-	Trigger      string          `json:"trigger,omitempty"`
-	Instructions string          `json:"instructions,omitempty"`
-	Message      string          `json:"message,omitempty"`
-	Path         string          `json:"path,omitempty"`
-	Backfilled   bool            `json:"backfilled,omitempty"`
-	Raw          json.RawMessage `json:"raw"`
+	DurationMs   *uint64   `json:"duration_ms,omitempty"`
+	Stop         *StopInfo `json:"stop,omitempty"`
+	Source       string    `json:"source,omitempty"`
+	Reason       string    `json:"reason,omitempty"`
+	Trigger      string    `json:"trigger,omitempty"`
+	Instructions string    `json:"instructions,omitempty"`
+	Message      string    `json:"message,omitempty"`
+	Path         string    `json:"path,omitempty"`
+	Backfilled   bool      `json:"backfilled,omitempty"`
 
 	native *nativeEvent
 	output *lazyOutput

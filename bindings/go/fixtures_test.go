@@ -349,7 +349,7 @@ func runProviderCase(t *testing.T, c *fixtureCase) {
 			gj, _ := json.Marshal(got)
 			t.Errorf("canonical event\n got: %s\nwant: %s", gj, c.Expect.Event)
 		}
-		if !bytes.Equal(ev.Raw, payload) {
+		if !bytes.Equal(ev.Raw(), payload) {
 			t.Errorf("Event.Raw must be byte-identical to the payload")
 		}
 		// The Go types mirror every field the core emits (the head: all

@@ -15,18 +15,23 @@ import (
 // The hook path reads as little as it can: an event is built from the
 // core's head JSON (the canonical event without its tool output and raw
 // payload, a few hundred bytes), decoded without reflecting over the Go
-// types; the tool output is read from the core only when a handler calls
-// Event.Output. A 1 MiB PostToolUse thus costs the Go side the head, not
-// two megabytes of encoding/json.
+// types; the tool output and the raw payload are read from the core only
+// when a handler calls Event.Output or Event.Raw. A 1 MiB PostToolUse thus
+// costs the Go side the head, not two megabytes of encoding/json nor a
+// second copy of the payload.
 
-// lazyOutput is where Event.Output comes from: the native event, until
-// the hook call that owns it ends (release) or the event is closed.
+// lazyOutput is where Event.Output, Event.Raw and the session mode come
+// from: the native event, until the hook call that owns it ends (release)
+// or the event is closed.
 type lazyOutput struct {
 	mu     sync.Mutex
 	ev     *C.ah_event  // borrowed from an invocation; nil once released
 	owner  *nativeEvent // or the event's own handle (Decode)
 	val    json.RawMessage
 	loaded bool
+	// The raw payload, read on first need unless the caller held it.
+	raw       json.RawMessage
+	rawLoaded bool
 	// The session mode (ah_event_session_mode_json), read on first need.
 	mode       sessionMode
 	modeLoaded bool
@@ -103,6 +108,28 @@ func (l *lazyOutput) get() json.RawMessage {
 	return l.val
 }
 
+func (l *lazyOutput) getRaw() json.RawMessage {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.rawLoaded {
+		return l.raw
+	}
+	p := l.ev
+	if l.owner != nil {
+		p = l.owner.p
+	}
+	if p == nil {
+		return nil // released or closed before anyone read it
+	}
+	maybeGC()
+	if s := view(C.ah_event_raw(p)); len(s) > 0 {
+		l.raw = bytes.Clone(s)
+	}
+	runtime.KeepAlive(l.owner)
+	l.rawLoaded = true
+	return l.raw
+}
+
 func (l *lazyOutput) release() {
 	l.mu.Lock()
 	l.ev = nil
@@ -123,7 +150,36 @@ func (e *Event) Output() json.RawMessage {
 
 // SetOutput sets what Output returns (for building events in tests).
 func (e *Event) SetOutput(out json.RawMessage) {
-	e.output = &lazyOutput{val: out, loaded: true}
+	if e.output == nil {
+		e.output = &lazyOutput{}
+	}
+	e.output.mu.Lock()
+	e.output.val, e.output.loaded = out, true
+	e.output.mu.Unlock()
+}
+
+// Raw is the payload exactly as the agent sent it (the bytes, not a
+// re-encoding; the per-agent views in native/ decode it). Like Output, it
+// is read from the core on the first call and kept; do not modify it. An
+// event handed to a handler by Main or Run reads it while the hook call
+// runs (a hook reading stdin other than a file holds it from the start);
+// one from Decode until Close. After that, an event that never read it
+// returns nil.
+func (e *Event) Raw() json.RawMessage {
+	if e.output == nil {
+		return nil
+	}
+	return e.output.getRaw()
+}
+
+// SetRaw sets what Raw returns (for building events in tests).
+func (e *Event) SetRaw(raw json.RawMessage) {
+	if e.output == nil {
+		e.output = &lazyOutput{}
+	}
+	e.output.mu.Lock()
+	e.output.raw, e.output.rawLoaded = raw, true
+	e.output.mu.Unlock()
 }
 
 // releaseOutput ends the event's access to the core's output: Main and Run
@@ -135,20 +191,19 @@ func (e *Event) releaseOutput() {
 }
 
 // eventFromNative builds the Go event of a native one: its head JSON
-// decoded, Raw set to raw (the payload the caller already holds; empty:
-// copied from the native event), Output read on demand. owner, when set,
-// is the handle that keeps ev alive (Decode); otherwise the caller calls
-// releaseOutput before ev goes away.
+// decoded; Raw is raw when the caller already holds the payload (nil:
+// read from the native event on demand), Output read on demand. owner,
+// when set, is the handle that keeps ev alive (Decode); otherwise the
+// caller calls releaseOutput before ev goes away.
 func eventFromNative(ev *C.ah_event, raw []byte, owner *nativeEvent) (*Event, error) {
 	e, err := decodeHead(view(C.ah_event_head_json(ev)))
 	if err != nil {
 		return nil, err
 	}
-	if len(raw) == 0 {
-		raw = bytes.Clone(view(C.ah_event_raw(ev)))
-	}
-	e.Raw = raw
 	e.output = &lazyOutput{ev: ev, owner: owner}
+	if raw != nil {
+		e.output.raw, e.output.rawLoaded = raw, true
+	}
 	return e, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
@@ -44,8 +45,8 @@ func TestOutputOnDemandInRun(t *testing.T) {
 	if unread.Output() != nil {
 		t.Errorf("an output never read during the call is gone after it: %s", unread.Output())
 	}
-	if string(read.Raw) != payload {
-		t.Errorf("Raw = %q, want the payload verbatim", read.Raw)
+	if string(read.Raw()) != payload {
+		t.Errorf("Raw() = %q, want the payload verbatim", read.Raw())
 	}
 }
 
@@ -113,5 +114,79 @@ func TestLargeOutputReadsWhole(t *testing.T) {
 	defer ev2.Close()
 	if ev2.Output() != nil {
 		t.Errorf("a padded empty array is no output: %s", ev2.Output())
+	}
+}
+
+// The raw payload is read from the core on demand: a hook whose stdin is a
+// file (the core reads it itself) gets the exact bytes while the call
+// runs, keeps them if it read them, and has nil after the call if it did
+// not; an event from Decode reads them until Close.
+func TestRawOnDemand(t *testing.T) {
+	payload := `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash",` +
+		"\t" + `"tool_input":{"command":"ls \u00e9"},"tool_use_id":"t"}` + "\n"
+	f, err := os.CreateTemp(t.TempDir(), "payload")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(payload); err != nil {
+		t.Fatal(err)
+	}
+	var read, unread *Event
+	var during json.RawMessage
+	r := NewRouter()
+	r.OnToolPre(func(ctx context.Context, e *ToolPreEvent) (Decision, error) {
+		if read == nil {
+			read = e.Event
+			during = e.Raw()
+		} else {
+			unread = e.Event
+		}
+		return NoDecision(), nil
+	})
+	for i := 0; i < 2; i++ {
+		if _, err := f.Seek(0, 0); err != nil {
+			t.Fatal(err)
+		}
+		var out, errb bytes.Buffer
+		argv := []string{"hook", "agenthooks", "run", "--provider=claude-code"}
+		if code := Run(context.Background(), r, argv, f, &out, &errb); code != 0 {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+	}
+	if string(during) != payload {
+		t.Fatalf("Raw() during the call = %q, want the payload byte for byte", during)
+	}
+	if string(read.Raw()) != payload {
+		t.Errorf("a read Raw must stay readable after the call: %q", read.Raw())
+	}
+	if unread == nil || unread.Raw() != nil {
+		t.Errorf("a Raw never read during the call is gone after it")
+	}
+
+	ev, err := Decode("claude-code", []byte(payload))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(ev.Raw()) != payload {
+		t.Errorf("Decode: Raw() = %q", ev.Raw())
+	}
+	ev.Close()
+	if string(ev.Raw()) != payload {
+		t.Errorf("Decode: a read Raw must survive Close")
+	}
+	ev2, err := Decode("claude-code", []byte(payload))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev2.Close()
+	if ev2.Raw() != nil {
+		t.Errorf("Decode: Raw() after Close without a read = %q, want nil", ev2.Raw())
+	}
+	var e Event
+	e.SetRaw(json.RawMessage(`{"a":1}`))
+	e.SetOutput(json.RawMessage(`2`))
+	if string(e.Raw()) != `{"a":1}` || string(e.Output()) != `2` || (&Event{}).Raw() != nil {
+		t.Errorf("SetRaw / SetOutput / zero Event")
 	}
 }

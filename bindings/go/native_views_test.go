@@ -284,7 +284,7 @@ func TestNativeViewsReadEveryFixturePayload(t *testing.T) {
 			entry, listed := events[ev.NativeName].(map[string]any)
 			if !listed {
 				raw, isRaw := got.(json.RawMessage)
-				if err != nil || !isRaw || !bytes.Equal(raw, ev.Raw) {
+				if err != nil || !isRaw || !bytes.Equal(raw, ev.Raw()) {
 					t.Errorf("%s: unlisted event %s gave %T %v", name, ev.NativeName, got, err)
 				}
 				unlisted = append(unlisted, name)
@@ -360,19 +360,19 @@ func TestNativeViewErrors(t *testing.T) {
 	}
 	// A field of the wrong type, a missing required field, not JSON.
 	fake := &agenthooks.Event{Provider: "claude-code", NativeName: "PreToolUse"}
-	fake.Raw = []byte(`{"session_id":"s","transcript_path":"/t","cwd":"/w","hook_event_name":"PreToolUse","tool_name":7,"tool_input":{},"tool_use_id":"t"}`)
+	fake.SetRaw([]byte(`{"session_id":"s","transcript_path":"/t","cwd":"/w","hook_event_name":"PreToolUse","tool_name":7,"tool_input":{},"tool_use_id":"t"}`))
 	if _, err := claudecode.PreToolUse(fake); !errors.Is(err, agenthooks.ErrWrongType) {
 		t.Fatalf("tool_name 7: %v", err)
 	}
-	fake.Raw = []byte(`{"hook_event_name":"PreToolUse"}`)
+	fake.SetRaw([]byte(`{"hook_event_name":"PreToolUse"}`))
 	if _, err := claudecode.PreToolUse(fake); !errors.Is(err, agenthooks.ErrWrongType) {
 		t.Fatalf("required fields missing: %v", err)
 	}
-	fake.Raw = []byte(`{"session_id":`)
+	fake.SetRaw([]byte(`{"session_id":`))
 	if _, err := claudecode.PreToolUse(fake); !errors.Is(err, agenthooks.ErrInvalidJSON) {
 		t.Fatalf("truncated: %v", err)
 	}
-	fake.Raw = []byte(`[1]`)
+	fake.SetRaw([]byte(`[1]`))
 	if _, err := claudecode.PreToolUse(fake); !errors.Is(err, agenthooks.ErrNotAnObject) {
 		t.Fatalf("an array: %v", err)
 	}

@@ -35,7 +35,7 @@ func Read(e *agenthooks.Event, agent, name string, required []string, v any) err
 	if err := Check(e, agent, name); err != nil {
 		return err
 	}
-	raw := bytes.TrimSpace(e.Raw)
+	raw := bytes.TrimSpace(e.Raw())
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &top); err != nil {
 		var te *json.UnmarshalTypeError

@@ -1675,5 +1675,5 @@ func Native(e *agenthooks.Event) (any, error) {
 	if err := nativeview.Check(e, Agent, e.NativeName); err != nil {
 		return nil, err
 	}
-	return json.RawMessage(e.Raw), nil
+	return e.Raw(), nil
 }
