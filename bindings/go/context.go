@@ -1,8 +1,21 @@
 package agenthooks
 
+/*
+#include "agenthooks.h"
+*/
+import "C"
+
 import (
 	"encoding/json"
 )
+
+func mcpResolveJSON(p *C.uint8_t, n C.size_t, b **C.ah_buf, e **C.ah_error) C.ah_status {
+	return C.ah_mcp_resolve_json(p, n, b, e)
+}
+
+func transcriptPageJSON(p *C.uint8_t, n C.size_t, b **C.ah_buf, e **C.ah_error) C.ah_status {
+	return C.ah_transcript_page_json(p, n, b, e)
+}
 
 // MCPTransport is what an MCP server is, as the agent's own configuration
 // defines it. Env values and headers are never reported.
@@ -46,7 +59,7 @@ func ResolveMCPTransport(l MCPLookup) (*MCPTransport, error) {
 	var out struct {
 		Transport *MCPTransport `json:"transport"`
 	}
-	if err := jsonCall(callMCPResolve, req, &out); err != nil {
+	if err := jsonCall(mcpResolveJSON, req, &out); err != nil {
 		return nil, err
 	}
 	return out.Transport, nil
@@ -72,7 +85,7 @@ func (e *Event) MCPTransport() (*MCPTransport, error) {
 	var out struct {
 		Transport *MCPTransport `json:"transport"`
 	}
-	if err := jsonCall(callMCPResolve, req, &out); err != nil {
+	if err := jsonCall(mcpResolveJSON, req, &out); err != nil {
 		return nil, err
 	}
 	return out.Transport, nil
@@ -183,7 +196,7 @@ func (r *TranscriptReader) fetch() {
 		NextLine   uint64            `json:"next_line"`
 		Done       bool              `json:"done"`
 	}
-	if err := jsonCall(callTranscriptPage, body, &page); err != nil {
+	if err := jsonCall(transcriptPageJSON, body, &page); err != nil {
 		r.err = err
 		return
 	}

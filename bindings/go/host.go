@@ -6,7 +6,6 @@ package agenthooks
 import "C"
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"time"
@@ -119,81 +118,23 @@ type Diagnostic struct {
 	Reason       string `json:"reason"`
 }
 
-// jsonCall sends one request through an ah_*_json function. A boundary
-// fault is the call's error; an {"error": ...} answer becomes an *Error
-// with the core's code (config_rejected, manifest, io, ...) and the whole
-// error object in Details.
-func jsonCall(which int, req []byte, out any) error {
-	p, n := bytesArg(req)
-	var buf *C.ah_buf
-	var cerr *C.ah_error
-	var st C.ah_status
-	switch which {
-	case callHostRun:
-		st = C.ah_host_run_json(p, n, &buf, &cerr)
-	case callMatcher:
-		st = C.ah_matcher_json(p, n, &buf, &cerr)
-	case callInstall:
-		st = C.ah_install_json(p, n, &buf, &cerr)
-	case callPredict:
-		st = C.ah_predict_json(p, n, &buf, &cerr)
-	case callSimulate:
-		st = C.ah_simulate_json(p, n, &buf, &cerr)
-	case callCorpus:
-		st = C.ah_fixture_corpus_json(p, n, &buf, &cerr)
-	case callScenarioPayloads:
-		st = C.ah_scenario_payloads_json(p, n, &buf, &cerr)
-	case callMCPResolve:
-		st = C.ah_mcp_resolve_json(p, n, &buf, &cerr)
-	case callTranscriptPage:
-		st = C.ah_transcript_page_json(p, n, &buf, &cerr)
-	case callVerdict:
-		st = C.ah_verdict_json(p, n, &buf, &cerr)
-	default:
-		return newError("invalid_argument", "no JSON entry point %d", which)
-	}
-	if st != C.AH_OK {
-		return errorOf(st, cerr)
-	}
-	answer := takeBuf(buf)
-	var e struct {
-		Error json.RawMessage `json:"error"`
-	}
-	if err := json.Unmarshal(answer, &e); err != nil {
-		return newError("invalid_json", "answer of the library: %v", err)
-	}
-	if len(e.Error) > 0 && !bytes.Equal(e.Error, []byte("null")) {
-		var fields struct {
-			Code    string `json:"code"`
-			Message string `json:"message"`
-			Reason  string `json:"reason"`
-		}
-		_ = json.Unmarshal(e.Error, &fields)
-		if fields.Message == "" {
-			fields.Message = fields.Reason // a matcher diagnostic
-		}
-		return &Error{Code: fields.Code, Message: fields.Message, Details: e.Error}
-	}
-	if err := json.Unmarshal(answer, out); err != nil {
-		return newError("invalid_json", "answer of the library: %v", err)
-	}
-	return nil
+// Each ah_*_json entry point is called from its own closure (jsonCall
+// takes it as a value): a hook that never calls HostRun, Install or the
+// test kit then references none of them, and a link with --gc-sections
+// drops them and the host code, regex engines and TOML parser behind them
+// (bindings/go/README.md, "Building a hook for speed").
+
+func hostRunJSON(p *C.uint8_t, n C.size_t, b **C.ah_buf, e **C.ah_error) C.ah_status {
+	return C.ah_host_run_json(p, n, b, e)
 }
 
-const (
-	callHostRun = iota
-	callMatcher
-	callInstall
-	// The test kit's entry points (internal/kit, package agenthookstest).
-	callPredict
-	callSimulate
-	callCorpus
-	callScenarioPayloads
-	// MCP transports and transcripts (context.go).
-	callMCPResolve
-	callTranscriptPage
-	callVerdict
-)
+func matcherJSON(p *C.uint8_t, n C.size_t, b **C.ah_buf, e **C.ah_error) C.ah_status {
+	return C.ah_matcher_json(p, n, b, e)
+}
+
+func installJSON(p *C.uint8_t, n C.size_t, b **C.ah_buf, e **C.ah_error) C.ah_status {
+	return C.ah_install_json(p, n, b, e)
+}
 
 // HostRun runs the hooks of a Claude Code or Codex configuration for one
 // event, exactly as that agent would (the same as `agenthooks host run`),
@@ -221,7 +162,7 @@ func HostRun(ctx context.Context, req HostRequest) (*HostReport, error) {
 		return nil, newError("invalid_argument", "host request: %v", err)
 	}
 	var r HostReport
-	if err := jsonCall(callHostRun, j, &r); err != nil {
+	if err := jsonCall(hostRunJSON, j, &r); err != nil {
 		return nil, err
 	}
 	return &r, nil
@@ -242,7 +183,7 @@ func MatcherTest(dialect, pattern string, subjects ...string) ([]bool, error) {
 	var r struct {
 		Matches []bool `json:"matches"`
 	}
-	if err := jsonCall(callMatcher, j, &r); err != nil {
+	if err := jsonCall(matcherJSON, j, &r); err != nil {
 		return nil, err
 	}
 	return r.Matches, nil
@@ -380,7 +321,7 @@ func installAction(action, manifest string, t InstallTarget) (*InstallReport, er
 		return nil, err
 	}
 	var r InstallReport
-	if err := jsonCall(callInstall, j, &r); err != nil {
+	if err := jsonCall(installJSON, j, &r); err != nil {
 		return nil, err
 	}
 	return &r, nil
@@ -411,7 +352,7 @@ func Doctor(target InstallTarget) (*DoctorReport, error) {
 		return nil, err
 	}
 	var r DoctorReport
-	if err := jsonCall(callInstall, j, &r); err != nil {
+	if err := jsonCall(installJSON, j, &r); err != nil {
 		return nil, err
 	}
 	return &r, nil

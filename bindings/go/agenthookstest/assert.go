@@ -1,12 +1,11 @@
 package agenthookstest
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 
-	"github.com/agenthooks/agenthooks/bindings/go/internal/kit"
+	agenthooks "github.com/agenthooks/agenthooks/bindings/go"
 )
 
 // The assertions take outcomes (one, or a slice with ...), report with t.Errorf (the test goes on) and return
@@ -66,16 +65,8 @@ func VerdictOf(assertion string, outcomes ...Outcome) (Verdict, error) {
 		outcomes = []Outcome{}
 	}
 	var v Verdict
-	err := kit.JSON(kit.Verdict, mustJSON(map[string]any{"assertion": assertion, "outcomes": outcomes}), &v)
+	err := call(agenthooks.VerdictJSON, map[string]any{"assertion": assertion, "outcomes": outcomes}, &v)
 	return v, err
-}
-
-func mustJSON(v any) []byte {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err) // outcomes are strings, numbers and raw JSON
-	}
-	return b
 }
 
 // verdict reports the core's verdict of assertion with t.Errorf, headed

@@ -14,12 +14,12 @@ import (
 )
 
 // call sends one request to the core's test kit entry point.
-func call(c kit.Call, req any, out any) error {
-	j, err := json.Marshal(req)
+func call(entry func(req any) (json.RawMessage, error), req any, out any) error {
+	raw, err := entry(req)
 	if err != nil {
 		return err
 	}
-	return kit.JSON(c, j, out)
+	return json.Unmarshal(raw, out)
 }
 
 // Corpus returns the fixture corpus the core ships (every decodable
@@ -46,7 +46,7 @@ func Corpus(t testing.TB, agent, kind string) []Fixture {
 	var out struct {
 		Fixtures []Fixture `json:"fixtures"`
 	}
-	if err := call(kit.Corpus, req, &out); err != nil {
+	if err := call(agenthooks.FixtureCorpusJSON, req, &out); err != nil {
 		t.Fatalf("agenthookstest: corpus (agent %q, kind %q): %v", agent, kind, err)
 	}
 	return out.Fixtures
@@ -90,7 +90,7 @@ func runRouter(t testing.TB, r *agenthooks.Router, agents []string, s Scenario) 
 		Cases []payloadCase `json:"cases"`
 	}
 	req := map[string]any{"scenarios": []Scenario{s}, "agents": agents}
-	if err := call(kit.ScenarioPayloads, req, &cases); err != nil {
+	if err := call(agenthooks.ScenarioPayloadsJSON, req, &cases); err != nil {
 		t.Fatalf("agenthookstest: scenario %q: %v", label(s), err)
 	}
 	if len(cases.Cases) != len(agents) {
@@ -146,7 +146,7 @@ func predict(t testing.TB, agent, event, tool string, a Answer) *Prediction {
 		req["tool"] = tool
 	}
 	var p Prediction
-	if err := call(kit.Predict, req, &p); err != nil {
+	if err := call(agenthooks.PredictJSON, req, &p); err != nil {
 		t.Fatalf("agenthookstest: predict %s %s: %v", agent, event, err)
 	}
 	return &p
@@ -195,7 +195,7 @@ func runHook(t testing.TB, argv []string, agents []string, s Scenario, timeout t
 	var res struct {
 		Outcomes []Outcome `json:"outcomes"`
 	}
-	if err := call(kit.Simulate, req, &res); err != nil {
+	if err := call(agenthooks.SimulateJSON, req, &res); err != nil {
 		t.Fatalf("agenthookstest: simulate %q: %v", label(s), err)
 	}
 	if len(res.Outcomes) != len(agents) {
