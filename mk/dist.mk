@@ -88,7 +88,7 @@ dist-cli: dist-cli-bin
 	rm -f $(DIST_DIR)/agenthooks-*-$(DIST_TARGET).tar.gz* $(DIST_DIR)/agenthooks-*-$(DIST_TARGET)-debug.tar.gz*
 	set -e; n=agenthooks-$(DIST_VERSION)-$(DIST_TARGET); s=$(DIST_CLI_DIR)/stage; \
 	rm -rf $$s && mkdir -p $$s/$$n $$s/$$n-debug; \
-	cp $(DIST_CLI_DIR)/bin/agenthooks $$s/$$n/; cp README.md $$s/$$n/; \
+	cp $(DIST_CLI_DIR)/bin/agenthooks $$s/$$n/; cp README.md LICENSE-MIT LICENSE-APACHE $$s/$$n/; \
 	cp $(DIST_CLI_DIR)/debug/agenthooks.debug $$s/$$n-debug/; \
 	$(DIST_TAR) -C $$s -cf - $$n | gzip -9n > $(DIST_DIR)/$$n.tar.gz; \
 	$(DIST_TAR) -C $$s -cf - $$n-debug | gzip -9n > $(DIST_DIR)/$$n-debug.tar.gz; \

@@ -173,6 +173,27 @@ def check_messages(root: Path, files: List[str], names: Set[str], tops: Set[str]
     return problems
 
 
+# Each package a user installs carries the license texts at its root (the
+# Go module, the npm package, the wheel's source tree): copies of the
+# repository's own, kept identical here.
+LICENSE_FILES = ("LICENSE-MIT", "LICENSE-APACHE")
+LICENSE_COPIES = ("bindings/go", "bindings/node", "bindings/python")
+
+
+def check_licenses(root: Path) -> List[str]:
+    problems = []
+    for name in LICENSE_FILES:
+        src = root / name
+        if not src.is_file():
+            problems.append(f"{name}: missing at the repository root")
+            continue
+        for pkg in LICENSE_COPIES:
+            copy = root / pkg / name
+            if not copy.is_file() or copy.read_bytes() != src.read_bytes():
+                problems.append(f"{pkg}/{name}: must be a copy of {name} (cp {name} {pkg}/)")
+    return problems
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--root", default=str(Path(__file__).resolve().parent.parent))
@@ -182,7 +203,11 @@ def main() -> int:
     names = {Path(f).name for f in files}
     tops = {f.split("/", 1)[0] for f in files if "/" in f}
     md = [f for f in files if f.endswith(".md") and "node_modules/" not in f]
-    problems = check_markdown(root, md, names, tops) + check_messages(root, files, names, tops)
+    problems = (
+        check_markdown(root, md, names, tops)
+        + check_messages(root, files, names, tops)
+        + check_licenses(root)
+    )
     for p in problems:
         print(p)
     print(f"docs-check: {len(md)} Markdown files, {len(problems)} problem(s)", file=sys.stderr)

@@ -19,6 +19,12 @@ say() { echo "test-dist-go: $*"; }
 die() { echo "test-dist-go: FAIL: $*" >&2; exit 1; }
 
 [[ -f $proxy/$module/@v/$version.zip ]] || die "no $proxy/$module/@v/$version.zip (make dist-go)"
+# The module carries the license texts at its root (pkg.go.dev shows a
+# module's documentation only when it finds a license there).
+for lic in LICENSE-MIT LICENSE-APACHE; do
+  python3 -c 'import sys, zipfile; sys.exit(sys.argv[2] not in zipfile.ZipFile(sys.argv[1]).namelist())' \
+    "$proxy/$module/@v/$version.zip" "$module@$version/$lic" || die "the module zip has no $lic at its root"
+done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/ah-test-dist-go.XXXXXX")
 # the module cache is read-only by design

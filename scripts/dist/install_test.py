@@ -57,6 +57,10 @@ class Failure(Exception):
     pass
 
 
+# The license texts every artifact that carries our code ships.
+LICENSES = ("LICENSE-MIT", "LICENSE-APACHE")
+
+
 def check(cond: bool, what: str) -> None:
     if not cond:
         raise Failure(what)
@@ -253,6 +257,9 @@ def case_python(dist: Path, s: Scratch, version: str) -> None:
         check(script in z.namelist(), f"{wheel.name}: no {script}")
         check((z.getinfo(script).external_attr >> 16) & 0o111 != 0, f"{wheel.name}: {script} is not executable")
         check_shipped_binary(z.read(script), f"{wheel.name}:{script}")
+        for lic in LICENSES:
+            check(any(re.fullmatch(rf"agenthooks-{re.escape(version)}\.dist-info/(licenses/)?(.*/)?{lic}", n)
+                      for n in z.namelist()), f"{wheel.name}: no {lic} in its .dist-info")
         sos = [n for n in z.namelist() if n.endswith(".abi3.so")]
         check(len(sos) == 1, f"{wheel.name}: extension modules {sos}")
         so = Elf(z.read(sos[0]), sos[0])
@@ -312,6 +319,8 @@ def case_cli(dist: Path, s: Scratch, version: str) -> None:
     s.assert_no_build_tools(env)
     run(["tar", "-xzf", str(archive)], env, s.dir, who=f"tar -xzf {archive.name}")
     run(["tar", "-xzf", str(debug)], env, s.dir, who=f"tar -xzf {debug.name}")
+    for lic in LICENSES:
+        check((s.dir / name / lic).is_file(), f"{archive.name}: no {name}/{lic}")
     binary = s.dir / name / "agenthooks"
     check(binary.is_file() and os.access(binary, os.X_OK), f"{archive.name}: no executable {name}/agenthooks")
     data = binary.read_bytes()

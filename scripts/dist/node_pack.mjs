@@ -101,7 +101,11 @@ function stripInto(src, dst) {
 stripInto(addon, path.join(platDir, addonName))
 stripInto(cli, path.join(platDir, 'bin', exe))
 fs.chmodSync(path.join(platDir, 'bin', exe), 0o755)
-platJson.files = [...platJson.files, `bin/${exe}`]
+// The platform package redistributes the compiled library: it carries the
+// license texts too.
+const licenses = ['LICENSE-MIT', 'LICENSE-APACHE']
+for (const l of licenses) fs.copyFileSync(path.join(PKG, l), path.join(platDir, l))
+platJson.files = [...platJson.files, `bin/${exe}`, ...licenses]
 writeJson(path.join(platDir, 'package.json'), platJson)
 
 // optionalDependencies on the platform package(s), napi's way.
@@ -127,6 +131,10 @@ const mainFiles = mainInfo.files.map((f) => f.path)
 if (mainFiles.some((f) => f.endsWith('.node') || f.startsWith('npm/'))) fail(`the main tarball carries a binary: ${mainFiles.join(' ')}`)
 if (!mainFiles.includes('bin/agenthooks.js')) fail('the main tarball has no bin/agenthooks.js')
 const platFiles = new Map(platInfo.files.map((f) => [f.path, f]))
+for (const l of licenses) {
+  if (!mainFiles.includes(l)) fail(`the main tarball has no ${l}`)
+  if (!platFiles.has(l)) fail(`the platform tarball has no ${l}`)
+}
 if (!platFiles.has(addonName)) fail(`the platform tarball has no ${addonName}`)
 if (!platFiles.has(`bin/${exe}`) || (platFiles.get(`bin/${exe}`).mode & 0o111) === 0) fail(`the platform tarball has no executable bin/${exe}`)
 
