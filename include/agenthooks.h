@@ -1541,9 +1541,10 @@ void ah_router_free(struct ah_router *router);
  * is a warning (`ah_run_args_warnings`); a value that cannot be used, an
  * unknown provider or command is answered by `ah_invocation_prepare` per
  * the fail policy. On `AH_OK` exactly one output is set: `*out_args` gets
- * owned arguments (command `run`: read stdin with `ah_read_stdin`, then
- * `ah_invocation_prepare`; `serve`: write the warnings to stderr, then
- * serve), or `*out_answer` gets an owned `ah_response` that is the whole
+ * owned arguments (command `run`: `ah_invocation_prepare_fd` on stdin, or
+ * `ah_read_stdin` then `ah_invocation_prepare`; `serve`: write the
+ * warnings to stderr, then serve), or `*out_answer` gets an owned
+ * `ah_response` that is the whole
  * run (no `agenthooks` word: usage, exit 64; `serve` with a value it
  * cannot use: exit 2): write it and exit with its code. Fails only with
  * `AH_ERR_INVALID_UTF8` or `AH_ERR_NULL_ARG`; then no output is touched

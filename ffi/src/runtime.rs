@@ -1,9 +1,11 @@
 //! The author-side run, in the core's steps: `ah_run_start` (argv:
-//! usage, `serve`, or the arguments of one call), read stdin within the
-//! limit (`ah_read_stdin`), `ah_invocation_prepare` (the core's
-//! `runtime::start`: the argv rules, the payload, decode; or the complete
-//! answer), run the caller's handlers within the deadline, then
-//! `ah_invocation_complete` (encode, or the fail policy's answer).
+//! usage, `serve`, or the arguments of one call), `ah_invocation_prepare_fd`
+//! (the core reads the payload from stdin within the limit; or
+//! `ah_read_stdin` + `ah_invocation_prepare` for a caller that reads it
+//! itself), which is the core's `runtime::start`: the argv rules, the
+//! payload, decode; or the complete answer. Then the caller's handlers run
+//! within the deadline, and `ah_invocation_complete` encodes their answer
+//! (or the fail policy's).
 
 use std::ffi::c_char;
 
@@ -98,9 +100,10 @@ fn run_args(plan: Plan) -> ah_run_args {
 /// is a warning (`ah_run_args_warnings`); a value that cannot be used, an
 /// unknown provider or command is answered by `ah_invocation_prepare` per
 /// the fail policy. On `AH_OK` exactly one output is set: `*out_args` gets
-/// owned arguments (command `run`: read stdin with `ah_read_stdin`, then
-/// `ah_invocation_prepare`; `serve`: write the warnings to stderr, then
-/// serve), or `*out_answer` gets an owned `ah_response` that is the whole
+/// owned arguments (command `run`: `ah_invocation_prepare_fd` on stdin, or
+/// `ah_read_stdin` then `ah_invocation_prepare`; `serve`: write the
+/// warnings to stderr, then serve), or `*out_answer` gets an owned
+/// `ah_response` that is the whole
 /// run (no `agenthooks` word: usage, exit 64; `serve` with a value it
 /// cannot use: exit 2): write it and exit with its code. Fails only with
 /// `AH_ERR_INVALID_UTF8` or `AH_ERR_NULL_ARG`; then no output is touched
