@@ -168,4 +168,8 @@ test-dist-kotlin:
 	    -cp $(subst $(KT_EMPTY) ,:,$(abspath $(DIST_DIR)/agenthooks-kotlin-$(DIST_VERSION).jar $(KT_GUARD_JAR) $(KT_RUNTIME_JARS))) \
 	    $(KT_GUARD_MAIN) agenthooks run --provider=claude-code > $(KT_CACHE)/dist-test/out
 	grep -q '"permissionDecision":"deny"' $(KT_CACHE)/dist-test/out || { cat $(KT_CACHE)/dist-test/out; exit 1; }
-	@echo "test-dist-kotlin: the jar from dist/ loads its native library and answers"
+	for l in LICENSE-MIT LICENSE-APACHE; do \
+	  $(PYTHON) -c 'import sys, zipfile; sys.exit(sys.argv[2] not in zipfile.ZipFile(sys.argv[1]).namelist())' \
+	    $(DIST_DIR)/agenthooks-kotlin-$(DIST_VERSION).jar "META-INF/$$l" || { echo "test-dist-kotlin: the jar has no META-INF/$$l"; exit 1; }; \
+	done
+	@echo "test-dist-kotlin: the jar from dist/ loads its native library, answers and carries the license texts"

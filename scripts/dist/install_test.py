@@ -371,6 +371,8 @@ def case_rust(dist: Path, s: Scratch, version: str) -> None:
             t.extractall(work / "crates", filter="data")
         crates[crate] = work / "crates" / f"{crate}-{version}"
         check((crates[crate] / "Cargo.toml").is_file(), f"{f.name}: no {crate}-{version}/Cargo.toml")
+        for lic in LICENSES:
+            check((crates[crate] / lic).is_file(), f"{f.name}: no {crate}-{version}/{lic}")
     print(f"  ok  unpacked {', '.join(c + '-' + version + '.crate' for c in crates)}")
 
     env = s.env(os.environ["PATH"], CARGO_HOME=cargo_home, RUSTUP_HOME=rustup_home,
