@@ -106,7 +106,7 @@ func Decode(provider string, payload []byte, opts ...DecodeOption) (*Event, erro
 		return nil, errorOf(st, cerr)
 	}
 	native := newNativeEvent(ev)
-	e, err := eventFromNative(ev, nil, native)
+	e, err := eventFromNative(ev, native)
 	runtime.KeepAlive(native)
 	if err != nil {
 		native.free()

@@ -162,9 +162,8 @@ func (e *Event) SetOutput(out json.RawMessage) {
 // re-encoding; the per-agent views in native/ decode it). Like Output, it
 // is read from the core on the first call and kept; do not modify it. An
 // event handed to a handler by Main or Run reads it while the hook call
-// runs (a hook reading stdin other than a file holds it from the start);
-// one from Decode until Close. After that, an event that never read it
-// returns nil.
+// runs, one from Decode until Close. After that, an event that never read
+// it returns nil.
 func (e *Event) Raw() json.RawMessage {
 	if e.output == nil {
 		return nil
@@ -191,19 +190,18 @@ func (e *Event) releaseOutput() {
 }
 
 // eventFromNative builds the Go event of a native one: its head JSON
-// decoded; Raw is raw when the caller already holds the payload (nil:
-// read from the native event on demand), Output read on demand. owner,
-// when set, is the handle that keeps ev alive (Decode); otherwise the
-// caller calls releaseOutput before ev goes away.
-func eventFromNative(ev *C.ah_event, raw []byte, owner *nativeEvent) (*Event, error) {
+// decoded, Raw and Output read from the native event on demand (Raw is
+// always the core's: the bytes a caller read from stdin are not the
+// payload when they were blank and the argv held it, or when they were an
+// async child's envelope). owner, when set, is the handle that keeps ev
+// alive (Decode); otherwise the caller calls releaseOutput before ev goes
+// away.
+func eventFromNative(ev *C.ah_event, owner *nativeEvent) (*Event, error) {
 	e, err := decodeHead(view(C.ah_event_head_json(ev)))
 	if err != nil {
 		return nil, err
 	}
 	e.output = &lazyOutput{ev: ev, owner: owner}
-	if raw != nil {
-		e.output.raw, e.output.rawLoaded = raw, true
-	}
 	return e, nil
 }
 

@@ -23,6 +23,7 @@ func TestOutputOnDemandInRun(t *testing.T) {
 		if strings.Contains(e.Tool.Command, "make") && read == nil {
 			read = e.Event
 			during = e.Output()
+			_ = e.Raw()
 		} else {
 			unread = e.Event
 		}
@@ -46,7 +47,10 @@ func TestOutputOnDemandInRun(t *testing.T) {
 		t.Errorf("an output never read during the call is gone after it: %s", unread.Output())
 	}
 	if string(read.Raw()) != payload {
-		t.Errorf("Raw() = %q, want the payload verbatim", read.Raw())
+		t.Errorf("Raw() read during the call = %q, want the payload verbatim", read.Raw())
+	}
+	if unread.Raw() != nil {
+		t.Errorf("a Raw never read during the call is gone after it: %q", unread.Raw())
 	}
 }
 
@@ -188,5 +192,29 @@ func TestRawOnDemand(t *testing.T) {
 	e.SetOutput(json.RawMessage(`2`))
 	if string(e.Raw()) != `{"a":1}` || string(e.Output()) != `2` || (&Event{}).Raw() != nil {
 		t.Errorf("SetRaw / SetOutput / zero Event")
+	}
+}
+
+// Raw is the payload the core decoded, not the bytes read from stdin: with
+// a blank stdin and the legacy argv payload, it is the argv payload.
+func TestRawIsTheArgvPayloadWhenStdinIsBlank(t *testing.T) {
+	payload := `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash",` +
+		`"tool_input":{"command":"ls"},"tool_use_id":"t"}`
+	var raw json.RawMessage
+	r := NewRouter()
+	r.OnToolPre(func(ctx context.Context, e *ToolPreEvent) (Decision, error) {
+		raw = e.Raw()
+		return NoDecision(), nil
+	})
+	for _, stdin := range []string{"", "\n", " \t\r\n"} {
+		raw = nil
+		var out, errb bytes.Buffer
+		argv := []string{"hook", "agenthooks", "run", "--provider=claude-code", payload}
+		if code := Run(context.Background(), r, argv, strings.NewReader(stdin), &out, &errb); code != 0 {
+			t.Fatalf("stdin %q: exit %d: %s", stdin, code, errb.String())
+		}
+		if string(raw) != payload {
+			t.Errorf("stdin %q: Raw() = %q, want the argv payload", stdin, raw)
+		}
 	}
 }

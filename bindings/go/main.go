@@ -168,17 +168,14 @@ func answer(ctx context.Context, r *Router, args *C.ah_run_args, in payloadSourc
 	if st := in.prepare(args, pp, pn, &inv, &ans, &cerr); st != C.AH_OK {
 		return nil, errorOf(st, cerr)
 	}
-	payload := in.payload
 	if ans != nil {
 		return takeResponse(ans), nil
 	}
 	defer C.ah_invocation_free(inv)
 
-	// The head (the canonical JSON without output and raw) decoded; raw is
-	// the payload bytes as read, or copied from the event once when the
-	// core read them (verbatim: they may nest deeper than
-	// encoding/json allows); the output is read when a handler asks.
-	ev, err := eventFromNative(C.ah_invocation_event(inv), payload, nil)
+	// The head (the canonical JSON without output and raw) decoded; the
+	// raw payload and the output are read when a handler asks.
+	ev, err := eventFromNative(C.ah_invocation_event(inv), nil)
 	if err != nil {
 		return completeError(inv, err), nil
 	}
@@ -192,7 +189,7 @@ func answer(ctx context.Context, r *Router, args *C.ah_run_args, in payloadSourc
 		var bev *C.ah_event
 		if C.ah_invocation_backfill(inv, &bev, nil) == C.AH_OK && bev != nil {
 			defer C.ah_event_free(bev)
-			if b, err := eventFromNative(bev, nil, nil); err == nil {
+			if b, err := eventFromNative(bev, nil); err == nil {
 				defer b.releaseOutput() // before the event is freed
 				before = b
 			}
@@ -365,13 +362,12 @@ func parseRunArgs(argv []string) (*C.ah_run_args, error) {
 
 // payloadSource is where a hook call's payload comes from: a file
 // descriptor the core reads itself (ah_invocation_prepare_fd: the bytes go
-// into the event without a copy through Go, and Raw is copied from the
-// event once), or bytes read here from any other reader (keeping at most
-// limit+1, as the core does: prepare answers more than the limit as
-// too_large, still reading the event name).
+// into the event without a copy through Go), or bytes read here from any
+// other reader (keeping at most limit+1, as the core does: prepare answers
+// more than the limit as too_large, still reading the event name).
 type payloadSource struct {
 	file    *os.File
-	payload []byte // read here (not a file); nil: Raw comes from the event
+	payload []byte // read here (not a file)
 	readErr error
 }
 

@@ -192,7 +192,7 @@ func (s *server) call(f func(out **C.ah_bridge_output) C.ah_status) {
 // then the outcome to the bridge.
 func (s *server) run(job *C.ah_bridge_job) {
 	id := C.ah_bridge_job_id(job)
-	ev, err := eventFromNative(C.ah_bridge_job_event(job), nil, nil)
+	ev, err := eventFromNative(C.ah_bridge_job_event(job), nil)
 	if err != nil {
 		s.finishError(id, err)
 		C.ah_bridge_job_free(job)
