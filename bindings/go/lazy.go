@@ -49,10 +49,7 @@ func (l *lazyOutput) sessionMode() sessionMode {
 	if l.modeLoaded {
 		return l.mode
 	}
-	p := l.ev
-	if l.owner != nil {
-		p = l.owner.p
-	}
+	p := l.native()
 	if p == nil {
 		return sessionMode{} // released or closed before anyone asked
 	}
@@ -86,48 +83,42 @@ func (e *Event) ModeSignal() string {
 	return e.output.sessionMode().Signal
 }
 
-func (l *lazyOutput) get() json.RawMessage {
+// native is the event to read from; nil once the hook call ended or the
+// event was closed. Called with mu held.
+func (l *lazyOutput) native() *C.ah_event {
+	if l.owner != nil {
+		return l.owner.p
+	}
+	return l.ev
+}
+
+// load returns *dst, reading it from the native event with read on the
+// first call (a copy: the core's bytes go away with the event).
+func (l *lazyOutput) load(dst *json.RawMessage, loaded *bool, read func(*C.ah_event) C.ah_str) json.RawMessage {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.loaded {
-		return l.val
+	if *loaded {
+		return *dst
 	}
-	p := l.ev
-	if l.owner != nil {
-		p = l.owner.p
-	}
+	p := l.native()
 	if p == nil {
 		return nil // released or closed before anyone read it
 	}
 	maybeGC()
-	if s := view(C.ah_event_output_json(p)); len(s) > 0 {
-		l.val = bytes.Clone(s)
+	if s := view(read(p)); len(s) > 0 {
+		*dst = bytes.Clone(s)
 	}
 	runtime.KeepAlive(l.owner)
-	l.loaded = true
-	return l.val
+	*loaded = true
+	return *dst
+}
+
+func (l *lazyOutput) get() json.RawMessage {
+	return l.load(&l.val, &l.loaded, func(p *C.ah_event) C.ah_str { return C.ah_event_output_json(p) })
 }
 
 func (l *lazyOutput) getRaw() json.RawMessage {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.rawLoaded {
-		return l.raw
-	}
-	p := l.ev
-	if l.owner != nil {
-		p = l.owner.p
-	}
-	if p == nil {
-		return nil // released or closed before anyone read it
-	}
-	maybeGC()
-	if s := view(C.ah_event_raw(p)); len(s) > 0 {
-		l.raw = bytes.Clone(s)
-	}
-	runtime.KeepAlive(l.owner)
-	l.rawLoaded = true
-	return l.raw
+	return l.load(&l.raw, &l.rawLoaded, func(p *C.ah_event) C.ah_str { return C.ah_event_raw(p) })
 }
 
 func (l *lazyOutput) release() {
